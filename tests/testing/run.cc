@@ -1,0 +1,183 @@
+#include "tests/testing/run.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+
+extern char** environ;
+
+namespace coreutils_testing {
+namespace {
+
+double Now() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+[[noreturn]] void ChildFail(const char* what) {
+  // Visible in the test's captured stderr; 200 is no status any utility uses.
+  dprintf(2, "test runner: %s: %s\n", what, strerror(errno));
+  _exit(200);
+}
+
+void MoveTo(int fd, int target) {
+  if (fd == target) {
+    fcntl(fd, F_SETFD, 0);
+  } else if (dup2(fd, target) < 0) {
+    ChildFail("dup2");
+  }
+}
+
+}  // namespace
+
+std::string BinaryPath() {
+  const char* srcdir = getenv("TEST_SRCDIR");
+  const char* workspace = getenv("TEST_WORKSPACE");
+  if (srcdir == nullptr) return "bazel-bin/utils/coreutils/coreutils";
+  return std::string(srcdir) + "/" + (workspace ? workspace : "coreutils") + "/utils/coreutils/coreutils";
+}
+
+Result Invoke(const std::vector<std::string>& argv, const Options& options) {
+  return RunProgram(BinaryPath(), argv, options);
+}
+
+Result RunProgram(const std::string& path, const std::vector<std::string>& argv, const Options& options) {
+  Result result;
+  int in[2], out[2], err[2];
+  if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0) {
+    ADD_FAILURE() << "pipe: " << strerror(errno);
+    return result;
+  }
+  std::vector<std::string> env_strings;
+  if (!options.clear_env) {
+    env_strings.push_back("LC_ALL=C");
+    const char* path_env = getenv("PATH");
+    env_strings.push_back(std::string("PATH=") + (path_env ? path_env : "/usr/bin:/bin"));
+    for (const char* name : {"TEST_TMPDIR", "HOME"}) {
+      if (const char* v = getenv(name)) env_strings.push_back(std::string(name) + "=" + v);
+    }
+  }
+  env_strings.insert(env_strings.end(), options.env.begin(), options.env.end());
+  std::vector<char*> cargv, cenv;
+  for (const std::string& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
+  cargv.push_back(nullptr);
+  for (const std::string& e : env_strings) cenv.push_back(const_cast<char*>(e.c_str()));
+  cenv.push_back(nullptr);
+
+  const double start = Now();
+  pid_t pid = fork();
+  if (pid < 0) {
+    ADD_FAILURE() << "fork: " << strerror(errno);
+    return result;
+  }
+  if (pid == 0) {
+    // A clean slate, whatever gtest or Bazel gave us: default dispositions, nothing blocked.
+    for (int sig = 1; sig < NSIG; ++sig) signal(sig, SIG_DFL);
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, nullptr);
+    MoveTo(in[0], 0);
+    if (!options.stdout_path.empty()) {
+      int fd = open(options.stdout_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+      if (fd < 0) ChildFail("open stdout_path");
+      MoveTo(fd, 1);
+    } else {
+      MoveTo(out[1], 1);
+    }
+    MoveTo(err[1], 2);
+    if (options.close_stdin) close(0);
+    if (options.close_stdout) close(1);
+    if (options.close_stderr) close(2);
+    if (!options.cwd.empty() && chdir(options.cwd.c_str()) != 0) ChildFail("chdir");
+    if (options.before_exec) options.before_exec();
+    execve(path.c_str(), cargv.data(), cenv.data());
+    ChildFail("execve");
+  }
+  close(in[0]);
+  close(out[1]);
+  close(err[1]);
+
+  // Feed stdin and drain stdout/stderr together, so no pipe fills and blocks the child.
+  size_t written = 0;
+  int in_fd = in[1];
+  if (options.input.empty()) close(in_fd), in_fd = -1;
+  else fcntl(in_fd, F_SETFL, O_NONBLOCK);
+  int fds[2] = {out[0], err[0]};
+  std::string* sinks[2] = {&result.out, &result.err};
+  const double deadline = start + options.limit_seconds;
+  while (fds[0] >= 0 || fds[1] >= 0 || in_fd >= 0) {
+    pollfd p[3];
+    int n = 0;
+    for (int i = 0; i < 2; ++i) p[n++] = {fds[i], POLLIN, 0};
+    p[n++] = {in_fd, POLLOUT, 0};
+    const double left = deadline - Now();
+    if (left <= 0) {
+      result.hung = true;
+      kill(pid, SIGKILL);
+      break;
+    }
+    int r = poll(p, n, static_cast<int>(left * 1000) + 1);
+    if (r < 0 && errno != EINTR) break;
+    for (int i = 0; i < 2; ++i) {
+      if (fds[i] >= 0 && (p[i].revents & (POLLIN | POLLHUP | POLLERR))) {
+        char buf[65536];
+        ssize_t got = read(fds[i], buf, sizeof buf);
+        if (got > 0) {
+          sinks[i]->append(buf, got);
+        } else if (got == 0 || errno != EINTR) {
+          close(fds[i]);
+          fds[i] = -1;
+        }
+      }
+    }
+    if (in_fd >= 0 && (p[2].revents & (POLLOUT | POLLERR | POLLHUP))) {
+      ssize_t w = write(in_fd, options.input.data() + written, options.input.size() - written);
+      if (w > 0) written += w;
+      if (w < 0 || written == options.input.size()) close(in_fd), in_fd = -1;
+    }
+  }
+  for (int fd : fds) {
+    if (fd >= 0) close(fd);
+  }
+  if (in_fd >= 0) close(in_fd);
+  int wstatus = 0;
+  while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR) {
+  }
+  result.seconds = Now() - start;
+  if (WIFEXITED(wstatus)) {
+    result.status = WEXITSTATUS(wstatus);
+  } else if (WIFSIGNALED(wstatus)) {
+    result.signal = WTERMSIG(wstatus);
+    result.status = 128 + result.signal;
+  }
+  return result;
+}
+
+void ExpectCase(const Case& c, const Options& options) {
+  Result r = Invoke(c.argv, options);
+  EXPECT_FALSE(r.hung) << c.name;
+  EXPECT_EQ(r.status, c.status) << c.name;
+  EXPECT_EQ(r.out, c.out) << c.name;
+  EXPECT_EQ(r.err, c.err) << c.name;
+}
+
+std::string MakeTempDir() {
+  const char* base = getenv("TEST_TMPDIR");
+  std::string templ = std::string(base ? base : "/tmp") + "/dirXXXXXX";
+  if (mkdtemp(templ.data()) == nullptr) ADD_FAILURE() << "mkdtemp: " << strerror(errno);
+  return templ;
+}
+
+}  // namespace coreutils_testing

@@ -1,0 +1,28 @@
+#include "utils/coreutils/registry.h"
+
+#include <algorithm>
+
+#include "uucore/cli.h"
+#include "utils/true/true.h"
+
+namespace coreutils {
+namespace {
+
+// Adding a utility: a folder under utils/, its library in :registry's deps, and one line here, in order.
+constexpr Utility kUtilities[] = {
+    {"false", FalseMain, uucore::kExitFailure},
+    {"true", TrueMain, uucore::kExitFailure},
+};
+
+}  // namespace
+
+absl::Span<const Utility> Utilities() { return kUtilities; }
+
+const Utility* FindUtility(absl::string_view name) {
+  // Binary search: the table is sorted, and dispatch runs on every start-up.
+  const Utility* it = std::lower_bound(std::begin(kUtilities), std::end(kUtilities), name,
+                                       [](const Utility& u, absl::string_view n) { return u.name < n; });
+  return it != std::end(kUtilities) && it->name == name ? it : nullptr;
+}
+
+}  // namespace coreutils

@@ -1,0 +1,24 @@
+// utils/coreutils/registry.h -- the table of utilities the multicall binary dispatches to.
+#ifndef UTILS_COREUTILS_REGISTRY_H_
+#define UTILS_COREUTILS_REGISTRY_H_
+
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+
+namespace coreutils {
+
+struct Utility {
+  const char* name;                     // What argv[0]'s basename, or `coreutils NAME`, must be.
+  int (*main)(int argc, char* argv[]);  // Returns the exit status; never calls exit().
+  int failure_status;                   // Status for the utility's own failures: usage, write errors.
+};
+
+// Every utility, sorted by name with no duplicates (registry_test checks both).
+absl::Span<const Utility> Utilities();
+
+// The utility called NAME, or nullptr.
+const Utility* FindUtility(absl::string_view name);
+
+}  // namespace coreutils
+
+#endif  // UTILS_COREUTILS_REGISTRY_H_
