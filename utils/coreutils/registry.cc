@@ -3,6 +3,11 @@
 #include <algorithm>
 
 #include "uucore/cli.h"
+#include "utils/env/env.h"
+#include "utils/kill/kill.h"
+#include "utils/nohup/nohup.h"
+#include "utils/sleep/sleep.h"
+#include "utils/timeout/timeout.h"
 #include "utils/true/true.h"
 
 namespace coreutils {
@@ -10,7 +15,12 @@ namespace {
 
 // Adding a utility: a folder under utils/, its library in :registry's deps, and one line here, in order.
 constexpr Utility kUtilities[] = {
+    {"env", EnvMain, uucore::kExitCanceled},
     {"false", FalseMain, uucore::kExitFailure},
+    {"kill", KillMain, uucore::kExitFailure},
+    {"nohup", NohupMain, uucore::kExitCanceled},
+    {"sleep", SleepMain, uucore::kExitFailure},
+    {"timeout", TimeoutMain, uucore::kExitCanceled},
     {"true", TrueMain, uucore::kExitFailure},
 };
 

@@ -1,0 +1,1 @@
+#include "uucore/duration.h"
