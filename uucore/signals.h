@@ -24,6 +24,17 @@ namespace uucore {
 // the decimal number for anything unknown.
 std::string SignalName(int signal);
 
+// MaxSignal()
+//
+// The highest valid signal number (SIGRTMAX at run time); every number in 1..MaxSignal() is a signal, which is
+// how env --list-signal-handling and kill -l iterate.
+int MaxSignal();
+
+// SignalDescription()
+//
+// strsignal()-style text for kill -L/-t ("Terminated", "Real-time signal 3"), independent of the locale.
+std::string SignalDescription(int signal);
+
 }  // namespace uucore
 
 #endif  // UUCORE_SIGNALS_H_

@@ -1,0 +1,1 @@
+#include "uucore/process.h"

@@ -1,0 +1,1 @@
+#include "uucore/signal_wait.h"

@@ -1,0 +1,4 @@
+#include "uucore/signal_wait.h"
+
+#include "gtest/gtest.h"
+#include "tests/testing/status_matchers.h"
