@@ -1,1 +1,143 @@
 #include "uucore/process.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <optional>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "uucore/cli.h"
+
+namespace uucore {
+namespace {
+
+// Everything the vfork child needs, prepared by the parent: the child may only make system calls and write here.
+struct ChildPlan {
+  char* const* argv;
+  const SpawnOptions* options;
+  volatile int exec_errno;  // Written by the child (shared memory under vfork) when exec fails.
+};
+
+// Runs in the vfork child, on the parent's memory: no allocation, no locks, no return; only syscalls and _exit.
+[[noreturn]] void ChildAfterVfork(ChildPlan* plan) {
+  const SpawnOptions& options = *plan->options;
+  if (options.new_process_group) setpgid(0, 0);
+  struct sigaction action = {};
+  sigemptyset(&action.sa_mask);
+  for (int sig = 1; sig < NSIG; ++sig) {
+    // Dispositions first, while every signal is still blocked: nothing can run a handler in between.
+    if (options.reset_default != nullptr && sigismember(options.reset_default, sig) == 1) {
+      action.sa_handler = SIG_DFL;
+      sigaction(sig, &action, nullptr);
+    }
+    if (options.ignore != nullptr && sigismember(options.ignore, sig) == 1) {
+      action.sa_handler = SIG_IGN;
+      sigaction(sig, &action, nullptr);
+    }
+  }
+  // The child's own mask last, right before exec: the caller's mask, not the one the parent uses to wait.
+  if (options.mask != nullptr) sigprocmask(SIG_SETMASK, options.mask, nullptr);
+  execvp(plan->argv[0], plan->argv);
+  plan->exec_errno = errno;  // Seen by the parent as soon as we _exit: vfork shares our memory with it.
+  _exit(kExitCannotInvoke);
+}
+
+absl::Status WaitError(int err) {
+  if (err == ECHILD) return absl::NotFoundError("waitpid: no such child (already reaped?)");
+  return absl::ErrnoToStatus(err, "waitpid");
+}
+
+}  // namespace
+
+int ExecFailureStatus(int err) {
+  // Exit like sh, env, nohup: 127 if not found, 126 if found but not runnable.
+  return err == ENOENT ? kExitEnoent : kExitCannotInvoke;
+}
+
+int ExecFailureStatus(const absl::Status& status) {
+  switch (status.code()) {
+    case absl::StatusCode::kNotFound: return kExitEnoent;
+    case absl::StatusCode::kFailedPrecondition: return kExitCannotInvoke;
+    default: return kExitCanceled;  // Not the command's fault: the utility could not even try.
+  }
+}
+
+absl::Status ExecError(int err) {
+  const char* reason = strerror(err);
+  return err == ENOENT ? absl::NotFoundError(reason) : absl::FailedPreconditionError(reason);
+}
+
+absl::StatusOr<pid_t> Spawn(char* const argv[], const SpawnOptions& options) {
+  if (argv == nullptr || argv[0] == nullptr) return absl::InvalidArgumentError("no command to run");
+  // Keep the caller's mask if none was asked for: read it now, before blocking everything.
+  sigset_t all, caller_mask;
+  sigfillset(&all);
+  pthread_sigmask(SIG_BLOCK, &all, &caller_mask);  // Block all: no handler may run in the child on our memory.
+  SpawnOptions child_options = options;
+  if (child_options.mask == nullptr) child_options.mask = &caller_mask;
+  ChildPlan plan = {argv, &child_options, 0};
+  const pid_t pid = vfork();
+  if (pid == 0) ChildAfterVfork(&plan);
+  const int fork_errno = errno;
+  pthread_sigmask(SIG_SETMASK, &caller_mask, nullptr);  // Give the caller its mask back on every path.
+  if (pid < 0) return absl::Status(absl::ErrnoToStatusCode(fork_errno),
+                                   absl::StrCat("fork system call failed: ", strerror(fork_errno)));
+  if (plan.exec_errno != 0) {
+    // The child has already _exit-ed (vfork resumed us); reap it so no zombie is left behind.
+    int ignored;
+    while (waitpid(pid, &ignored, 0) < 0 && errno == EINTR) {
+    }
+    return ExecError(plan.exec_errno);
+  }
+  return pid;
+}
+
+absl::Status ExecReplacing(char* const argv[]) {
+  if (argv == nullptr || argv[0] == nullptr) return absl::InvalidArgumentError("no command to run");
+  execvp(argv[0], argv);
+  return ExecError(errno);
+}
+
+int ExitStatusOf(int wait_status) {
+  if (WIFSIGNALED(wait_status)) return 128 + WTERMSIG(wait_status);  // As a shell reports a killed command.
+  return WEXITSTATUS(wait_status);
+}
+
+absl::StatusOr<int> Reap(pid_t pid) {
+  int wait_status;
+  for (;;) {
+    if (waitpid(pid, &wait_status, 0) == pid) return wait_status;
+    if (errno == EINTR) continue;  // A handled signal interrupted the wait; the child is still there.
+    return WaitError(errno);
+  }
+}
+
+absl::StatusOr<std::optional<int>> TryReap(pid_t pid) {
+  int wait_status;
+  for (;;) {
+    const pid_t got = waitpid(pid, &wait_status, WNOHANG);
+    if (got == pid) return std::optional<int>(wait_status);
+    if (got == 0) return std::optional<int>();
+    if (errno == EINTR) continue;  // Interrupted before looking; look again.
+    return WaitError(errno);
+  }
+}
+
+absl::Status SendSignal(pid_t pid, int sig) {
+  if (kill(pid, sig) != 0) return absl::ErrnoToStatus(errno, "kill");
+  return absl::OkStatus();
+}
+
+absl::Status BecomeGroupLeader() {
+  if (getpgid(0) == getpid()) return absl::OkStatus();  // Already leading our own group (PID 1, setsid, ...).
+  if (setpgid(0, 0) != 0) return absl::ErrnoToStatus(errno, "setpgid");
+  return absl::OkStatus();
+}
+
+}  // namespace uucore

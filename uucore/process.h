@@ -1,4 +1,120 @@
-// PLACEHOLDER: the contract is being written.
+// uucore/process.h -- starting commands, reporting why they could not start, reaping them, signalling them.
+//
+// For utilities that run a COMMAND: timeout (Spawn, then wait), env and nohup (ExecReplacing). The shell's
+// conventions apply to all of them: 127 when the command was not found, 126 when it was found but could not be
+// run, 128 + N for a command killed by signal N.
+//
+//   absl::StatusOr<pid_t> child = uucore::Spawn(argv, {.mask = &block.old_mask()});
+//   if (!child.ok()) {  // Failed to run: "failed to run command 'x': No such file or directory", 127.
+//     uucore::Error(absl::StrCat("failed to run command ", uucore::Quote(argv[0]), ": ", child.status().message()));
+//     return uucore::ExecFailureStatus(child.status());
+//   }
+//
+// Nothing here prints, exits, or changes the caller's signal dispositions; Spawn() blocks every signal for the
+// instant of the clone and restores the caller's mask before returning.
 #ifndef UUCORE_PROCESS_H_
 #define UUCORE_PROCESS_H_
+
+#include <signal.h>
+#include <sys/types.h>
+
+#include <optional>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+
+namespace uucore {
+
+// ExecFailureStatus()
+//
+// The exit status for a command that could not be executed, as GNU's timeout, env and nohup (and sh) use it:
+// 127 (kExitEnoent) for ENOENT, 126 (kExitCannotInvoke) for every other errno (EACCES, ENOEXEC, ENOTDIR, ELOOP,
+// E2BIG, ... : measured against GNU 9.1, ENOTDIR is 126 too).
+// The status overload takes the status Spawn() or ExecReplacing() returned: kNotFound -> 127,
+// kFailedPrecondition -> 126, any other code (the utility's own failure, e.g. fork) -> 125 (kExitCanceled).
+int ExecFailureStatus(int err);
+int ExecFailureStatus(const absl::Status& status);
+
+// ExecError()
+//
+// The status for a failed execve with errno `err`: code kNotFound for ENOENT, kFailedPrecondition for any other
+// errno, and message strerror(err) exactly ("No such file or directory"), so the caller can add its own words.
+absl::Status ExecError(int err);
+
+// SpawnOptions
+//
+// What the child gets that differs from a plain fork+exec of the caller. Pointers are borrowed for the call only.
+struct SpawnOptions {
+  // The child's signal mask. nullptr keeps the caller's current mask, which is almost never right for a caller that
+  // blocked signals to wait for them: pass ScopedSignalBlock::old_mask().
+  const sigset_t* mask = nullptr;
+  // Signals set to SIG_DFL in the child before exec (for dispositions the caller set to SIG_IGN).
+  const sigset_t* reset_default = nullptr;
+  // Signals set to SIG_IGN in the child before exec (to give back a SIG_IGN the caller replaced by a handler,
+  // which execve would otherwise reset to SIG_DFL). Applied after reset_default.
+  const sigset_t* ignore = nullptr;
+  // Put the child in a new process group of its own (setpgid(0, 0)) before exec.
+  bool new_process_group = false;
+};
+
+// Spawn()
+//
+// Starts argv[0] with arguments argv (null-terminated), searching PATH as execvp does when argv[0] has no '/'
+// (PATH unset: the confstr(_CS_PATH) default; a file found but not executable is remembered and reported as
+// EACCES if nothing better is found later). Uses vfork semantics (clone with CLONE_VM|CLONE_VFORK): the call
+// returns only after the child has exec'd or failed, so an exec failure is reported exactly and at once.
+// The child shares the caller's descriptors (close-on-exec ones excepted) and environment.
+//
+// Returns the child's pid. The caller must reap it (Reap(), TryReap()).
+// Errors:
+//   - the command could not be executed: ExecError(errno) (kNotFound or kFailedPrecondition); the failed child has
+//     already been reaped.
+//   - the process could not be created: message "fork system call failed: REASON", code
+//     absl::ErrnoToStatusCode(errno) (kUnavailable for EAGAIN, kResourceExhausted for ENOMEM; never kNotFound or
+//     kFailedPrecondition), so ExecFailureStatus() gives 125.
+//   - argv empty or argv[0] null: InvalidArgument.
+// Signal safety: every signal stays blocked in the child until dispositions are set and the requested mask is
+// installed right before execve. A signal arriving in that last instant runs the caller's handler in the child,
+// which shares the caller's memory: list handled signals in reset_default (or keep them blocked in mask) unless
+// the handler is harmless there (CatchSignal's does nothing).
+[[nodiscard]] absl::StatusOr<pid_t> Spawn(char* const argv[], const SpawnOptions& options = {});
+
+// ExecReplacing()
+//
+// execvp(argv[0], argv) with the same PATH search as Spawn(): replaces the calling process and returns only on
+// failure, with ExecError(errno). For env and nohup, which run the command in their own process.
+[[nodiscard]] absl::Status ExecReplacing(char* const argv[]);
+
+// ExitStatusOf()
+//
+// A wait status as a shell reports it: the exit status, or 128 + N for a process killed by signal N.
+int ExitStatusOf(int wait_status);
+
+// Reap(), TryReap()
+//
+// waitpid(pid) for an exited or killed child (stops are not reported), retrying on EINTR. Reap() blocks;
+// TryReap() returns std::nullopt at once if the child is still running. Both return the raw wait status (see
+// ExitStatusOf(), WIFSIGNALED, WCOREDUMP).
+// Error: NotFound when pid is not a child of the caller (ECHILD: already reaped, or reaped by the kernel because
+// SIGCHLD was ignored; see CatchSignal() in signal_wait.h).
+[[nodiscard]] absl::StatusOr<int> Reap(pid_t pid);
+[[nodiscard]] absl::StatusOr<std::optional<int>> TryReap(pid_t pid);
+
+// SendSignal()
+//
+// kill(pid, sig) with kill(2)'s addressing: pid > 0 a process, 0 the caller's process group (including the caller),
+// -pgid a process group. sig 0 only checks.
+// Error: NotFound (ESRCH) when no such process/group exists, PermissionDenied (EPERM), InvalidArgument (EINVAL).
+absl::Status SendSignal(pid_t pid, int sig);
+
+// BecomeGroupLeader()
+//
+// Makes the caller the leader of a new process group (setpgid(0, 0)), so that its children inherit the group and
+// one kill(0, sig) reaches them all. Succeeds without change when the caller already leads its own group (a session
+// leader, e.g. PID 1 or a login shell's child under setsid, cannot change and is already one).
+// Error: the errno of setpgid otherwise, as absl::ErrnoToStatus().
+absl::Status BecomeGroupLeader();
+
+}  // namespace uucore
+
 #endif  // UUCORE_PROCESS_H_

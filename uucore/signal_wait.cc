@@ -1,1 +1,121 @@
 #include "uucore/signal_wait.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <time.h>
+
+#include <initializer_list>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "absl/types/span.h"
+#include "uucore/duration.h"
+
+namespace uucore {
+namespace {
+
+void NoOp(int) {}  // CatchSignal's handler: its only job is to exist, so the disposition is not SIG_IGN.
+
+bool IsEmpty(const sigset_t& set) { return sigisemptyset(&set) != 0; }
+
+}  // namespace
+
+ScopedSignalBlock::ScopedSignalBlock(std::initializer_list<int> signals) {
+  sigemptyset(&set_);
+  for (int sig : signals) sigaddset(&set_, sig);  // Invalid numbers fail here and are left out, as documented.
+  pthread_sigmask(SIG_BLOCK, &set_, &old_mask_);
+}
+
+ScopedSignalBlock::ScopedSignalBlock(const sigset_t& signals) : set_(signals) {
+  pthread_sigmask(SIG_BLOCK, &set_, &old_mask_);
+}
+
+// Restore the whole old mask, not SIG_UNBLOCK of set_: signals the caller had blocked before must stay blocked.
+ScopedSignalBlock::~ScopedSignalBlock() { pthread_sigmask(SIG_SETMASK, &old_mask_, nullptr); }
+
+absl::Duration MonotonicNow() {
+  timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return absl::DurationFromTimespec(now);
+}
+
+Deadline Deadline::Never() { return Deadline(absl::InfiniteDuration()); }
+
+Deadline Deadline::In(absl::Duration d) {
+  if (d == absl::InfiniteDuration()) return Never();
+  return Deadline(MonotonicNow() + d);  // absl::Duration addition saturates to infinity: an overflow is Never().
+}
+
+Deadline Deadline::Earliest(absl::Span<const Deadline> deadlines) {
+  Deadline earliest = Never();
+  for (Deadline d : deadlines) {
+    if (d < earliest) earliest = d;
+  }
+  return earliest;
+}
+
+absl::Duration Deadline::Remaining() const {
+  if (is_never()) return absl::InfiniteDuration();
+  const absl::Duration left = at_ - MonotonicNow();
+  return left > absl::ZeroDuration() ? left : absl::ZeroDuration();
+}
+
+absl::StatusOr<int> WaitForSignal(const sigset_t& set, Deadline deadline, siginfo_t* info) {
+  if (IsEmpty(set)) return absl::InvalidArgumentError("no signal to wait for");
+  siginfo_t local;
+  if (info == nullptr) info = &local;
+  for (;;) {
+    // Recompute from the monotonic clock on every pass: after EINTR, a stop/continue, or a kMaxKernelWait step.
+    const absl::Duration left = deadline.Remaining();
+    timespec ts = ToKernelTimespec(left);
+    const int sig = sigtimedwait(&set, info, deadline.is_never() ? nullptr : &ts);
+    if (sig > 0) return sig;
+    if (errno == EINTR) continue;  // A handled signal outside the set, or SIGCONT: wait again for what is left.
+    if (errno != EAGAIN) return absl::ErrnoToStatus(errno, "sigtimedwait");
+    // EAGAIN: the kernel wait ran out. Only report the deadline if it has really passed (the wait may have been
+    // one kMaxKernelWait step of a longer one).
+    if (deadline.HasPassed()) return 0;
+  }
+}
+
+absl::StatusOr<int> WaitForSignal(const sigset_t& set, absl::Span<const Deadline> deadlines, siginfo_t* info) {
+  return WaitForSignal(set, Deadline::Earliest(deadlines), info);
+}
+
+absl::Status SleepUntil(Deadline deadline) {
+  for (;;) {
+    if (deadline.is_never()) {
+      // No absolute time to aim at: sleep in the longest steps the kernel takes, until a signal ends us.
+      timespec step = ToKernelTimespec(kMaxKernelWait);
+      const int err = clock_nanosleep(CLOCK_MONOTONIC, 0, &step, nullptr);
+      if (err != 0 && err != EINTR) return absl::ErrnoToStatus(err, "clock_nanosleep");
+      continue;
+    }
+    // An absolute wake-up time makes EINTR and stop/continue harmless: re-issuing the call aims at the same instant.
+    // The step is capped so no timespec overflows; the loop re-arms until the deadline has really passed.
+    const absl::Duration left = deadline.Remaining();
+    if (left == absl::ZeroDuration()) return absl::OkStatus();
+    timespec at = ToKernelTimespec(left);
+    const absl::Duration step = absl::DurationFromTimespec(at);
+    at = absl::ToTimespec(MonotonicNow() + step);
+    const int err = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, nullptr);
+    if (err != 0 && err != EINTR) return absl::ErrnoToStatus(err, "clock_nanosleep");
+  }
+}
+
+absl::Status CatchSignal(int sig, struct sigaction* old) {
+  struct sigaction action = {};
+  action.sa_handler = NoOp;
+  action.sa_flags = SA_RESTART;  // Interrupt nothing that a restartable call would redo anyway.
+  sigemptyset(&action.sa_mask);
+  if (sigaction(sig, &action, old) != 0) return absl::ErrnoToStatus(errno, "sigaction");
+  return absl::OkStatus();
+}
+
+bool IsIgnored(int sig) {
+  struct sigaction current;
+  return sigaction(sig, nullptr, &current) == 0 && current.sa_handler == SIG_IGN;
+}
+
+}  // namespace uucore

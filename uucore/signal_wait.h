@@ -1,4 +1,132 @@
-// PLACEHOLDER: the contract is being written.
+// uucore/signal_wait.h -- waiting without polling: a blocked signal set, monotonic deadlines, one synchronous wait.
+//
+// The pattern every waiting utility follows (timeout, sleep):
+//
+//   uucore::ScopedSignalBlock block({SIGCHLD, SIGTERM, SIGINT});   // Block first: nothing can slip in between.
+//   ... spawn the child with block.old_mask() ...
+//   const uucore::Deadline expiry = uucore::Deadline::In(duration);
+//   absl::StatusOr<int> sig = uucore::WaitForSignal(block.set(), expiry);  // 0: the deadline passed.
+//
+// Signals are only ever dequeued synchronously (sigtimedwait); nothing here installs a handler except
+// CatchSignal(), whose handler does nothing at all. Masks are per thread: these functions affect the calling thread
+// only, and a signal can still be delivered to another thread that does not block it. Every utility here is
+// single-threaded.
 #ifndef UUCORE_SIGNAL_WAIT_H_
 #define UUCORE_SIGNAL_WAIT_H_
+
+#include <signal.h>
+
+#include <initializer_list>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "absl/types/span.h"
+
+namespace uucore {
+
+// ScopedSignalBlock
+//
+// Blocks a set of signals in the calling thread for its lifetime and restores the mask it found (old_mask()) on
+// destruction, whatever path leaves the scope. Signals already blocked stay blocked afterwards. Pass old_mask() to
+// Spawn() so a child starts with the caller's mask, not the one used for waiting. Cannot fail for valid signal
+// numbers; invalid numbers (and SIGKILL/SIGSTOP, which cannot be blocked) are silently left out of the mask.
+class ScopedSignalBlock {
+ public:
+  explicit ScopedSignalBlock(std::initializer_list<int> signals);
+  explicit ScopedSignalBlock(const sigset_t& signals);
+  ~ScopedSignalBlock();
+
+  ScopedSignalBlock(const ScopedSignalBlock&) = delete;
+  ScopedSignalBlock& operator=(const ScopedSignalBlock&) = delete;
+
+  // The signals this object blocks (the set to wait for).
+  const sigset_t& set() const { return set_; }
+  // The calling thread's mask before the block.
+  const sigset_t& old_mask() const { return old_mask_; }
+
+ private:
+  sigset_t set_;
+  sigset_t old_mask_;
+};
+
+// Deadline
+//
+// A point in time on CLOCK_MONOTONIC, which neither jumps with the wall clock nor runs backwards; or Never().
+// Copyable value type, ordered by time (Never() is later than every other deadline).
+class Deadline {
+ public:
+  // A deadline that never passes.
+  static Deadline Never();
+  // Now plus d. An infinite d, or one whose sum overflows, gives Never(); zero or negative d has already passed.
+  static Deadline In(absl::Duration d);
+  // The earliest of the deadlines; Never() for none.
+  static Deadline Earliest(absl::Span<const Deadline> deadlines);
+
+  bool is_never() const { return at_ == absl::InfiniteDuration(); }
+  // Time left: zero once passed, absl::InfiniteDuration() for Never(). Reads the clock on every call.
+  absl::Duration Remaining() const;
+  bool HasPassed() const { return Remaining() == absl::ZeroDuration(); }
+
+  friend bool operator<(Deadline a, Deadline b) { return a.at_ < b.at_; }
+  friend bool operator==(Deadline a, Deadline b) { return a.at_ == b.at_; }
+  friend bool operator!=(Deadline a, Deadline b) { return a.at_ != b.at_; }
+
+ private:
+  explicit Deadline(absl::Duration at) : at_(at) {}
+  absl::Duration at_;  // Since CLOCK_MONOTONIC's origin; absl::InfiniteDuration() for Never().
+};
+
+// MonotonicNow()
+//
+// CLOCK_MONOTONIC as a duration since its (arbitrary) origin.
+absl::Duration MonotonicNow();
+
+// WaitForSignal()
+//
+// Waits until a signal in `set` is pending or the deadline (the earliest of `deadlines`) passes, whichever is first,
+// without polling: one sigtimedwait(2) per kernel wake. Returns the signal number, dequeued (and fills *info if not
+// null), or 0 when the deadline has passed. A signal already pending wins over a deadline already passed.
+// EINTR (a handled signal outside the set, or a stop/continue) is absorbed: the time left is recomputed from the
+// monotonic clock after every wake, so the deadline holds across SIGSTOP/SIGCONT. Waits longer than
+// kMaxKernelWait are made in steps; Never() waits indefinitely.
+//
+// The signals in `set` must be blocked in the calling thread (see ScopedSignalBlock); otherwise one may be
+// delivered to its disposition instead (POSIX leaves this unspecified). A signal whose disposition is SIG_IGN is
+// still queued while blocked, except that SIGCHLD ignored makes the kernel reap children itself: see CatchSignal().
+//
+// Error: InvalidArgument for an empty set (there would be nothing to wait for but the deadline: use SleepUntil()),
+// or any other errno from sigtimedwait as its absl::ErrnoToStatus().
+[[nodiscard]] absl::StatusOr<int> WaitForSignal(const sigset_t& set, Deadline deadline, siginfo_t* info = nullptr);
+[[nodiscard]] absl::StatusOr<int> WaitForSignal(const sigset_t& set, absl::Span<const Deadline> deadlines,
+                                                siginfo_t* info = nullptr);
+
+// SleepUntil()
+//
+// Sleeps until the deadline passes (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME)), for sleep(1). Interruptions
+// by handled signals and stops (SIGSTOP/SIGTSTP then SIGCONT) are absorbed and the sleep resumes towards the same
+// deadline, so the total is the duration asked for plus scheduling lateness. Never() sleeps in kMaxKernelWait steps
+// until a signal's default action ends the process. Signals are not touched: the default actions of
+// SIGTERM/SIGINT/... still end the process, as with GNU sleep.
+//
+// Error: any errno but EINTR from clock_nanosleep, as absl::ErrnoToStatus() (none is expected).
+absl::Status SleepUntil(Deadline deadline);
+
+// CatchSignal()
+//
+// Installs a handler that does nothing for `sig` (flags: SA_RESTART only, so no SA_NOCLDWAIT) and stores the
+// previous action in *old if not null. Use it for SIGCHLD before spawning: an inherited SIG_IGN (or SA_NOCLDWAIT)
+// would make the kernel reap the child itself and its exit status would be lost. A handled signal is reset to
+// SIG_DFL by execve, so a child that should keep the caller's SIG_IGN needs SpawnOptions::ignore.
+//
+// Error: InvalidArgument for SIGKILL/SIGSTOP or an invalid number (from sigaction's EINVAL).
+absl::Status CatchSignal(int sig, struct sigaction* old = nullptr);
+
+// IsIgnored()
+//
+// Whether `sig`'s current disposition is SIG_IGN (false for invalid numbers).
+bool IsIgnored(int sig);
+
+}  // namespace uucore
+
 #endif  // UUCORE_SIGNAL_WAIT_H_
