@@ -1,9 +1,175 @@
-// PLACEHOLDER: replaced by the real utility; registered so the table is stable while it is written.
+// nohup -- run a command immune to hangups. Follows GNU nohup(1) 9.1; tests/nohup/nohup_test.cc pins it.
+constexpr char kHelp[] = R"(Usage: %s COMMAND [ARG]...
+  or:  %s OPTION
+Run COMMAND, ignoring hangup signals.
+
+      --help        display this help and exit
+      --version     output version information and exit
+
+If standard input is a terminal, redirect it from an unreadable file.
+If standard output is a terminal, append output to 'nohup.out' if possible,
+'$HOME/nohup.out' otherwise.
+If standard error is a terminal, redirect it to standard output.
+To save output to FILE, use 'nohup COMMAND > FILE'.
+)";
+// Only --help and --version are options ('+': the first other word is COMMAND). Before exec, as GNU:
+//   stdin a terminal:  reopened write-only on /dev/null, so reads fail (EBADF) instead of stopping the job;
+//   stdout a terminal: appended to ./nohup.out, else $HOME/nohup.out, created with mode 0600 whatever the umask;
+//   stderr a terminal: sent where stdout now goes (to nohup.out even when stdout was closed);
+//   SIGHUP ignored, which exec keeps.
+// One line on the old stderr says what was done: "ignoring input", "appending output to 'nohup.out'",
+// "redirecting stderr to stdout", or "ignoring input and " one of the other two.
+// Exit status: 125 nohup itself failed (127 when POSIXLY_CORRECT is set); 126 COMMAND found but not runnable;
+// 127 not found; otherwise COMMAND's.
 #include "utils/nohup/nohup.h"
 
-#include "uucore/cli.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
-int NohupMain(int, char*[]) {
-  uucore::Error("not built yet");
-  return uucore::FailureStatus();
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "uucore/cli.h"
+#include "uucore/process.h"
+#include "uucore/quote.h"
+
+namespace {
+
+constexpr char kShortOptions[] = "+";  // No short options; stop at COMMAND so its options pass through.
+enum { kHelpOption = 256, kVersionOption };
+constexpr option kLongOptions[] = {
+    {"help", no_argument, nullptr, kHelpOption},
+    {"version", no_argument, nullptr, kVersionOption},
+    {nullptr, 0, nullptr, 0},
+};
+
+struct Options {          // Everything Run() needs; no globals.
+  char** command = nullptr;  // COMMAND [ARG]..., null-terminated.
+  int finished_status = -1;  // >= 0: --help or --version already answered with this status.
+};
+absl::StatusOr<Options> ParseArgs(int argc, char* argv[]);  // Errors are usage errors.
+int Run(const Options& options);
+
+absl::StatusOr<Options> ParseArgs(int argc, char* argv[]) {
+  Options options;
+  for (int c; (c = getopt_long(argc, argv, kShortOptions, kLongOptions, nullptr)) != -1;) {
+    switch (c) {
+      case kHelpOption: options.finished_status = uucore::Help(kHelp); return options;
+      case kVersionOption: options.finished_status = uucore::Version("nohup"); return options;
+      default: return absl::InvalidArgumentError("");  // getopt has said what was wrong.
+    }
+  }
+  if (optind == argc) return absl::InvalidArgumentError("missing operand");
+  options.command = argv + optind;
+  return options;
+}
+
+// Opens FILE for appending with mode 0600 exactly: the umask must not widen or narrow what protects the output.
+int OpenOutput(const std::string& file) {
+  const mode_t old_umask = umask(~(S_IRUSR | S_IWUSR) & 0777);
+  const int fd = open(file.c_str(), O_WRONLY | O_CREAT | O_APPEND, S_IRUSR | S_IWUSR);
+  const int saved_errno = errno;
+  umask(old_umask);
+  errno = saved_errno;
+  return fd;
+}
+
+// ./nohup.out, else $HOME/nohup.out. Returns the descriptor and sets *name, or reports both failures and returns -1.
+int OpenNohupOut(std::string* name) {
+  *name = "nohup.out";
+  int fd = OpenOutput(*name);
+  if (fd >= 0) return fd;
+  const int cwd_errno = errno;
+  const char* home = getenv("HOME");
+  if (home != nullptr) {
+    // As GNU's file_name_concat: an empty HOME means the current directory, and no slash is doubled.
+    std::string in_home = home;
+    if (!in_home.empty() && in_home.back() != '/') in_home += '/';
+    in_home += "nohup.out";
+    fd = OpenOutput(in_home);
+    if (fd >= 0) {
+      *name = in_home;
+      return fd;
+    }
+    const int home_errno = errno;
+    uucore::Error(absl::StrCat("failed to open ", uucore::Quote(*name), ": ", strerror(cwd_errno)));
+    uucore::Error(absl::StrCat("failed to open ", uucore::Quote(in_home), ": ", strerror(home_errno)));
+    return -1;
+  }
+  uucore::Error(absl::StrCat("failed to open ", uucore::Quote(*name), ": ", strerror(cwd_errno)));
+  return -1;
+}
+
+int Run(const Options& options) {
+  const bool ignoring_input = isatty(STDIN_FILENO);
+  const bool redirecting_stdout = isatty(STDOUT_FILENO);
+  const bool stdout_is_closed = !redirecting_stdout && errno == EBADF;
+  const bool redirecting_stderr = isatty(STDERR_FILENO);
+
+  if (ignoring_input) {
+    // Write-only, so a read fails at once instead of stopping a background job on the terminal.
+    const int fd = open("/dev/null", O_WRONLY);
+    if (fd < 0 || (fd != STDIN_FILENO && (dup2(fd, STDIN_FILENO) < 0 || close(fd) != 0))) {
+      uucore::Error(absl::StrCat("failed to render standard input unusable: ", strerror(errno)));
+      return uucore::FailureStatus();
+    }
+    if (!redirecting_stdout && !redirecting_stderr) uucore::Error("ignoring input");
+  }
+
+  int out_fd = STDOUT_FILENO;  // Where stderr goes if it is a terminal.
+  if (redirecting_stdout || (redirecting_stderr && stdout_is_closed)) {
+    std::string name;
+    out_fd = OpenNohupOut(&name);
+    if (out_fd < 0) return uucore::FailureStatus();
+    if (redirecting_stdout && out_fd != STDOUT_FILENO) {
+      if (dup2(out_fd, STDOUT_FILENO) < 0) {
+        uucore::Error(absl::StrCat("failed to redirect standard output: ", strerror(errno)));
+        return uucore::FailureStatus();
+      }
+      close(out_fd);
+      out_fd = STDOUT_FILENO;
+    }
+    uucore::Error(absl::StrCat(ignoring_input ? "ignoring input and appending output to " : "appending output to ",
+                               uucore::Quote(name)));
+  }
+
+  int saved_stderr = -1;  // The terminal, to report a failed exec where the user sees it.
+  if (redirecting_stderr) {
+    saved_stderr = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
+    if (!redirecting_stdout) {
+      uucore::Error(ignoring_input ? "ignoring input and redirecting stderr to stdout" : "redirecting stderr to stdout");
+    }
+    if (dup2(out_fd, STDERR_FILENO) < 0) {
+      uucore::Error(absl::StrCat("failed to redirect standard error: ", strerror(errno)));
+      return uucore::FailureStatus();
+    }
+    // A closed stdout stays closed (GNU); only stderr was sent to nohup.out.
+    if (out_fd != STDOUT_FILENO || stdout_is_closed) close(out_fd);
+  }
+
+  signal(SIGHUP, SIG_IGN);  // The point of nohup: an ignored disposition survives exec.
+  const absl::Status exec = uucore::ExecReplacing(options.command);
+  if (saved_stderr >= 0) dup2(saved_stderr, STDERR_FILENO);
+  uucore::Error(absl::StrCat("failed to run command ", uucore::Quote(options.command[0]), ": ", exec.message()));
+  // exit like sh, env, timeout: 127 if not found, 126 if found but not runnable.
+  return uucore::ExecFailureStatus(exec);
+}
+
+}  // namespace
+
+int NohupMain(int argc, char* argv[]) {
+  // POSIX: nohup's own failures exit 127 under POSIXLY_CORRECT (write errors and usage included).
+  if (getenv("POSIXLY_CORRECT") != nullptr) uucore::SetProgram(uucore::ProgramName(), uucore::kExitEnoent);
+  absl::StatusOr<Options> options = ParseArgs(argc, argv);
+  if (!options.ok()) return uucore::UsageError(options.status());
+  if (options->finished_status >= 0) return options->finished_status;
+  return Run(*options);
 }
