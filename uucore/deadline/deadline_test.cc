@@ -1,0 +1,354 @@
+// uucore/deadline/deadline_test.cc -- one behaviour per case. Time bounds are generous (a loaded 2-core machine):
+// "expires" waits up to kPatience, "does not expire" uses deadlines of an hour.
+#include "uucore/deadline/deadline.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <poll.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <random>
+#include <thread>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/testing/status_matchers.h"
+
+namespace uucore {
+namespace {
+
+using ::coreutils_testing::IsOk;
+using ::coreutils_testing::StatusIs;
+
+constexpr absl::Duration kPatience = absl::Seconds(30);
+constexpr absl::Duration kLong = absl::Hours(1);
+
+#if defined(__SANITIZE_THREAD__)
+constexpr bool kTsan = true;
+#else
+constexpr bool kTsan = false;
+#endif
+
+int64_t NowNs() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return int64_t{ts.tv_sec} * 1000000000 + ts.tv_nsec;
+}
+
+// Polls until the token stops or kPatience passes; returns whether it stopped.
+DeadlineOptions OnExpiry(std::function<void()> fn) {
+  DeadlineOptions options;
+  options.on_expiry = std::move(fn);
+  return options;
+}
+
+DeadlineOptions Interrupt(absl::Duration repeat = absl::ZeroDuration()) {
+  DeadlineOptions options;
+  options.interrupt = true;
+  options.interrupt_repeat = repeat;
+  return options;
+}
+
+bool WaitForStop(const StopToken& token) {
+  absl::Time give_up = absl::Now() + kPatience;
+  while (!token.stop_requested()) {
+    if (absl::Now() > give_up) return false;
+    absl::SleepFor(absl::Microseconds(200));
+  }
+  return true;
+}
+
+int CountThreads() {
+  int n = 0;
+  DIR* dir = opendir("/proc/self/task");
+  while (dirent* e = readdir(dir)) n += e->d_name[0] != '.';
+  closedir(dir);
+  return n;
+}
+
+TEST(RunWithTimeoutTest, ReturnsTheResultWhenFnFinishesInTime) {
+  absl::StatusOr<int> r = RunWithTimeout(kLong, [] { return 42; });
+  ASSERT_THAT(r, IsOk());
+  EXPECT_EQ(*r, 42);
+}
+
+TEST(RunWithTimeoutTest, ReturnsDeadlineExceededWhenTheDeadlinePasses) {
+  absl::StatusOr<int> r = RunWithTimeout(absl::Milliseconds(20), [](StopToken stop) { return WaitForStop(stop); });
+  EXPECT_THAT(r, StatusIs(absl::StatusCode::kDeadlineExceeded, "deadline exceeded"));
+}
+
+TEST(RunWithTimeoutTest, VoidFnGivesOkStatus) {
+  bool ran = false;
+  EXPECT_THAT(RunWithTimeout(kLong, [&] { ran = true; }), IsOk());
+  EXPECT_TRUE(ran);
+}
+
+TEST(RunWithTimeoutTest, StatusOrFnPassesItsErrorThrough) {
+  absl::StatusOr<int> r = RunWithTimeout(kLong, []() -> absl::StatusOr<int> { return absl::NotFoundError("x"); });
+  EXPECT_THAT(r, StatusIs(absl::StatusCode::kNotFound, "x"));
+}
+
+TEST(RunWithTimeoutTest, NegativeTimeoutIsInvalidArgumentAndFnDoesNotRun) {
+  bool ran = false;
+  EXPECT_THAT(RunWithTimeout(absl::Nanoseconds(-1), [&] { ran = true; }),
+              StatusIs(absl::StatusCode::kInvalidArgument, "negative timeout"));
+  EXPECT_FALSE(ran);
+}
+
+TEST(DeadlineTest, DoesNotExpireBeforeItsTime) {
+  Deadline deadline(kLong);
+  absl::SleepFor(absl::Milliseconds(20));
+  EXPECT_FALSE(deadline.expired());
+  EXPECT_FALSE(deadline.Disarm());
+}
+
+TEST(DeadlineTest, ExpiresAndStaysExpiredAfterDisarm) {
+  Deadline deadline(absl::Milliseconds(5));
+  EXPECT_TRUE(WaitForStop(deadline.token()));
+  EXPECT_TRUE(deadline.Disarm());
+  EXPECT_TRUE(deadline.expired());
+  EXPECT_TRUE(deadline.Disarm());  // idempotent
+}
+
+TEST(DeadlineTest, ZeroAndInfiniteMeanNoLimit) {
+  Deadline zero(absl::ZeroDuration());
+  Deadline infinite(absl::InfiniteDuration());
+  absl::SleepFor(absl::Milliseconds(20));
+  EXPECT_FALSE(zero.expired());
+  EXPECT_FALSE(infinite.expired());
+}
+
+TEST(DeadlineTest, NegativeTimeoutExpiresAtOnce) {
+  Deadline deadline(absl::Nanoseconds(-1));
+  EXPECT_TRUE(WaitForStop(deadline.token()));
+}
+
+TEST(DeadlineTest, DefaultStopTokenNeverStops) { EXPECT_FALSE(StopToken().stop_requested()); }
+
+TEST(DeadlineTest, OnExpiryRunsOnceOnAnotherThread) {
+  std::atomic<int> calls{0};
+  std::thread::id where;
+  Deadline deadline(absl::Milliseconds(5), OnExpiry([&] {
+                                              where = std::this_thread::get_id();
+                                              calls++;
+                                            }));
+  ASSERT_TRUE(WaitForStop(deadline.token()));
+  deadline.Disarm();  // waits for on_expiry: `where` is safe to read after it
+  EXPECT_EQ(calls.load(), 1);
+  EXPECT_NE(where, std::this_thread::get_id());
+}
+
+TEST(DeadlineTest, OnExpiryDoesNotRunWhenDisarmedInTime) {
+  std::atomic<int> calls{0};
+  { Deadline deadline(absl::Milliseconds(200), OnExpiry([&] { calls++; })); }
+  absl::SleepFor(absl::Milliseconds(400));
+  EXPECT_EQ(calls.load(), 0);
+}
+
+TEST(DeadlineTest, DisarmWaitsForARunningOnExpiry) {
+  std::atomic<bool> finished{false};
+  Deadline deadline(absl::Milliseconds(5), OnExpiry([&] {
+                                              absl::SleepFor(absl::Milliseconds(200));
+                                              finished = true;
+                                            }));
+  ASSERT_TRUE(WaitForStop(deadline.token()));  // the stop flag is set before on_expiry starts
+  deadline.Disarm();
+  EXPECT_TRUE(finished.load());
+}
+
+TEST(DeadlineTest, InterruptMakesABlockingCallFailWithEintr) {
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  Deadline deadline(absl::Milliseconds(50), Interrupt());
+  pollfd p = {fds[0], POLLIN, 0};
+  int r = poll(&p, 1, 30000);  // nothing is ever written
+  int error = errno;
+  EXPECT_EQ(r, -1);
+  EXPECT_EQ(error, EINTR);
+  EXPECT_TRUE(deadline.expired());
+  close(fds[0]);
+  close(fds[1]);
+}
+
+TEST(DeadlineTest, InterruptRepeatCatchesACallStartedAfterTheFirstSignal) {
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  Deadline deadline(absl::Milliseconds(5), Interrupt(absl::Milliseconds(20)));
+  ASSERT_TRUE(WaitForStop(deadline.token()));  // the first signal has been sent (and was ignored)
+  absl::SleepFor(absl::Milliseconds(5));
+  pollfd p = {fds[0], POLLIN, 0};
+  int r = poll(&p, 1, 30000);
+  int error = errno;
+  EXPECT_EQ(r, -1);
+  EXPECT_EQ(error, EINTR);
+  close(fds[0]);
+  close(fds[1]);
+}
+
+TEST(DeadlineTest, InnerDeadlineNeverOutlivesTheOuterOne) {
+  Deadline outer(absl::Milliseconds(20));
+  Deadline inner(kLong);
+  EXPECT_TRUE(WaitForStop(inner.token()));
+  EXPECT_TRUE(outer.expired());
+}
+
+TEST(DeadlineTest, InnerExpiryLeavesTheOuterArmed) {
+  Deadline outer(kLong);
+  {
+    Deadline inner(absl::Milliseconds(5));
+    EXPECT_TRUE(WaitForStop(inner.token()));
+  }
+  EXPECT_FALSE(outer.expired());
+}
+
+TEST(DeadlineTest, InnerArmedAfterTheOuterExpiredExpiresAtOnce) {
+  Deadline outer(absl::Milliseconds(5));
+  ASSERT_TRUE(WaitForStop(outer.token()));
+  Deadline inner(kLong);
+  EXPECT_TRUE(WaitForStop(inner.token()));
+}
+
+TEST(DeadlineTest, DeepNestingWorks) {  // deeper than one chunk of slots
+  std::vector<std::optional<Deadline>> guards(40);
+  for (auto& g : guards) g.emplace(kLong);
+  { Deadline innermost(absl::Milliseconds(5)); EXPECT_TRUE(WaitForStop(innermost.token())); }
+  for (auto it = guards.rbegin(); it != guards.rend(); ++it) EXPECT_FALSE(it->value().Disarm());
+}
+
+TEST(DeadlineDeathTest, DisarmingOutOfOrderAborts) {
+  ::testing::FLAGS_gtest_death_test_style = "threadsafe";
+  EXPECT_DEATH(
+      {
+        std::optional<Deadline> outer(std::in_place, kLong);
+        Deadline inner(kLong);
+        outer->Disarm();
+      },
+      "disarmed out of order");
+}
+
+TEST(DeadlineTest, ArmingNeverStartsAnotherThread) {
+  Deadline first(kLong);  // starts the timer thread if nothing did yet
+  int threads = CountThreads();
+  for (int i = 0; i < 1000; ++i) Deadline d(absl::Milliseconds(1 + i % 10));
+  EXPECT_EQ(CountThreads(), threads);
+}
+
+TEST(DeadlineTest, TimerIsWokenOnlyWhenTheEarliestDeadlineMovesEarlier) {
+  Deadline first(absl::Hours(1));
+  absl::SleepFor(absl::Milliseconds(50));  // let the timer pass any stale earlier wake-up of previous cases
+  uint64_t wakeups = deadline_internal::TimerWakeupsForTesting();
+  for (int i = 0; i < 100000; ++i) Deadline later(absl::Hours(2));
+  EXPECT_EQ(deadline_internal::TimerWakeupsForTesting(), wakeups);
+  Deadline earlier(absl::Minutes(30));
+  EXPECT_EQ(deadline_internal::TimerWakeupsForTesting(), wakeups + 1);
+}
+
+TEST(DeadlineTest, ManyArmsAndThreadsLeaveMemoryAndStateCountFlat) {
+  // The class of bug in Ruby's first single-thread rewrite: disarmed entries that are never reclaimed.
+  auto rss_kb = [] {
+    long pages = 0, resident = 0;
+    FILE* f = std::fopen("/proc/self/statm", "r");
+    if (std::fscanf(f, "%ld %ld", &pages, &resident) != 2) resident = -1;
+    std::fclose(f);
+    return resident * (sysconf(_SC_PAGESIZE) / 1024);
+  };
+  for (int i = 0; i < 100000; ++i) Deadline d(absl::Seconds(1));
+  long before = rss_kb();
+  for (int i = 0; i < 2000000; ++i) Deadline d(absl::Seconds(1 + i % 7));
+  EXPECT_LT(rss_kb() - before, 1024);
+  for (int i = 0; i < 100; ++i) std::thread([] { Deadline d(absl::Seconds(1)); }).join();
+  EXPECT_LE(deadline_internal::ThreadStatesForTesting(), 4u);  // recycled, not one per thread ever started
+}
+
+// 20,000 deadlines of 1-10 ms, 50 threads arming them one after another: none early, none missing.
+TEST(DeadlineTest, ManyShortDeadlinesFireNeitherEarlyNorMissing) {
+  constexpr int kThreads = 50, kEach = 400;
+  std::atomic<int> early{0}, missing{0}, fired{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      std::mt19937 rng(t);
+      std::uniform_int_distribution<int64_t> us(1000, 10000);
+      std::mutex mu;
+      std::condition_variable cv;
+      for (int i = 0; i < kEach; ++i) {
+        int64_t timeout_ns = us(rng) * 1000;
+        int64_t fired_at = 0;
+        int64_t start = NowNs();
+        Deadline deadline(absl::Nanoseconds(timeout_ns), OnExpiry([&] {
+                                                            std::lock_guard<std::mutex> lock(mu);
+                                                            fired_at = NowNs();
+                                                            cv.notify_one();
+                                                          }));
+        {
+          std::unique_lock<std::mutex> lock(mu);
+          cv.wait_for(lock, std::chrono::seconds(30), [&] { return fired_at != 0; });
+        }
+        deadline.Disarm();
+        if (fired_at == 0) {
+          missing++;
+        } else {
+          fired++;
+          if (fired_at < start + timeout_ns) early++;
+        }
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(fired.load(), kThreads * kEach);
+  EXPECT_EQ(early.load(), 0);
+  EXPECT_EQ(missing.load(), 0);
+}
+
+TEST(DeadlineTest, CoarseClockDeadlineIsNotEarly) {
+  int64_t start = NowNs();
+  std::atomic<int64_t> fired_at{0};
+  Deadline deadline(absl::Seconds(1), OnExpiry([&] { fired_at = NowNs(); }));
+  ASSERT_TRUE(WaitForStop(deadline.token()));
+  deadline.Disarm();
+  EXPECT_GE(fired_at.load() - start, 1000000000);
+}
+
+TEST(DeadlineForkTest, ChildArmsAndExpiresWithItsOwnTimerThread) {
+  if (kTsan) GTEST_SKIP() << "ThreadSanitizer does not support threads started after a multi-threaded fork";
+  Deadline parent(kLong);  // the parent's timer thread exists
+  pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    absl::Status s = RunWithTimeout(absl::Milliseconds(10), [](StopToken stop) { WaitForStop(stop); });
+    _exit(s.code() == absl::StatusCode::kDeadlineExceeded ? 0 : 1);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+}
+
+TEST(DeadlineForkTest, ChildKeepsTheForkingThreadsDeadline) {
+  if (kTsan) GTEST_SKIP() << "ThreadSanitizer does not support threads started after a multi-threaded fork";
+  Deadline inherited(absl::Milliseconds(100));
+  pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    Deadline restart(kLong);  // any finite arm restarts the timer thread in the child
+    _exit(WaitForStop(restart.token()) && inherited.expired() ? 0 : 1);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+}
+
+}  // namespace
+}  // namespace uucore
