@@ -1,7 +1,7 @@
 // uucore/deadline/deadline.cc -- one timer thread, per-thread stacks of deadlines, an atomic "earliest deadline".
 //
 // Data: each thread that arms a deadline owns a ThreadState (registered once, recycled when the thread exits, never
-// freed) holding a stack of Slots, one per armed Deadline. Nesting clamps an inner deadline to the outer one, so
+// freed) holding a stack of Slots, one per armed ScopedDeadline. Nesting clamps an inner deadline to the outer one, so
 // each stack is sorted, latest at the bottom. A process-wide atomic `earliest` is the time the timer thread will
 // next wake; an arm compares its deadline with it and wakes the timer thread (mutex + condvar) only if earlier.
 // Disarm pops the slot and tells nobody: the timer finds nothing due when it wakes, and sleeps again.
@@ -44,7 +44,7 @@ constexpr int kSlotsPerChunk = 8;      // nesting deeper than this walks a linke
 struct Slot {
   std::atomic<uint64_t> state{0};  // generation << 1 | armed; written by the owner only
   std::atomic<int64_t> deadline{kNever};
-  std::atomic<Deadline*> guard{nullptr};
+  std::atomic<ScopedDeadline*> guard{nullptr};
   std::atomic<uint64_t> busy{0};   // generation the timer thread is acting on, 0 if none; timer writes only
   std::atomic<uint64_t> fired{0};  // generation that expired (the stop flag); timer writes only
 };
@@ -223,7 +223,7 @@ ThreadState* RegisterThread() {
 
 }  // namespace
 
-// The timer thread and its entry points from Deadline.
+// The timer thread and its entry points from ScopedDeadline.
 struct Timer {
   struct Action {
     ThreadState* ts;
@@ -342,7 +342,7 @@ struct Timer {
       Slot* slot = a.slot;
       bool armed = slot->state.load(std::memory_order_seq_cst) == (a.generation << 1 | 1);
       if (armed) {
-        Deadline* guard = slot->guard.load(std::memory_order_acquire);
+        ScopedDeadline* guard = slot->guard.load(std::memory_order_acquire);
         if (!a.kick_only) {
           slot->fired.store(a.generation, std::memory_order_release);
           if (guard->on_expiry_) guard->on_expiry_();
@@ -420,7 +420,7 @@ using deadline_internal::ThreadState;
 
 int DeadlineInterruptSignal() { return SIGRTMIN + 5; }
 
-Deadline::Deadline(absl::Duration timeout, DeadlineOptions options)
+ScopedDeadline::ScopedDeadline(absl::Duration timeout, DeadlineOptions options)
     : interrupt_(options.interrupt), on_expiry_(std::move(options.on_expiry)) {
   if (interrupt_) {
     deadline_internal::InstallInterruptHandler();
@@ -431,7 +431,7 @@ Deadline::Deadline(absl::Duration timeout, DeadlineOptions options)
   Arm(timeout, options.precise_clock);
 }
 
-void Deadline::Arm(absl::Duration timeout, bool precise) {
+void ScopedDeadline::Arm(absl::Duration timeout, bool precise) {
   ThreadState* ts = deadline_internal::t_state;
   if (ts == nullptr) ts = deadline_internal::RegisterThread();
   int64_t deadline = kNever;
@@ -469,11 +469,11 @@ void Deadline::Arm(absl::Duration timeout, bool precise) {
   if (deadline < g_hot.earliest.load(std::memory_order_seq_cst)) deadline_internal::Timer::LowerEarliest(deadline);
 }
 
-bool Deadline::Disarm() {
+bool ScopedDeadline::Disarm() {
   ThreadState* ts = state_;
   if (ts == nullptr) return expired_;
   if (ts != deadline_internal::t_state || ts->depth.load(std::memory_order_relaxed) != depth_ + 1) {
-    deadline_internal::Die("Deadline disarmed out of order or on another thread");
+    deadline_internal::Die("ScopedDeadline disarmed out of order or on another thread");
   }
   Slot* slot = slot_;
   if (g_hot.symmetric) {

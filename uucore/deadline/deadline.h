@@ -15,7 +15,7 @@
 //   uucore::DeadlineOptions options;
 //   options.interrupt = true;
 //   {
-//     uucore::Deadline deadline(absl::Milliseconds(50), options);
+//     uucore::ScopedDeadline deadline(absl::Milliseconds(50), options);
 //     ssize_t r = read(fd, buf, size);     // -1/EINTR once 50 ms have passed (see DeadlineOptions::interrupt)
 //     if (deadline.expired()) ...
 //   }                                      // disarmed here
@@ -50,9 +50,9 @@ struct Timer;
 
 // StopToken
 //
-// A cheap, copyable view of one armed Deadline: stop_requested() becomes true when that deadline (or an enclosing
-// one, see Deadline) expires, and stays true while the Deadline is armed. Polling it is one atomic load. A
-// default-constructed StopToken never requests a stop. Once its Deadline is disarmed the answer is unspecified
+// A cheap, copyable view of one armed ScopedDeadline: stop_requested() becomes true when that deadline (or an enclosing
+// one, see ScopedDeadline) expires, and stays true while the ScopedDeadline is armed. Polling it is one atomic load. A
+// default-constructed StopToken never requests a stop. Once its ScopedDeadline is disarmed the answer is unspecified
 // (it never crashes: the memory it reads is never freed).
 class StopToken {
  public:
@@ -63,7 +63,7 @@ class StopToken {
   }
 
  private:
-  friend class Deadline;
+  friend class ScopedDeadline;
   StopToken(const std::atomic<uint64_t>* fired, uint64_t generation) : fired_(fired), generation_(generation) {}
 
   const std::atomic<uint64_t>* fired_ = nullptr;
@@ -72,29 +72,29 @@ class StopToken {
 
 // DeadlineOptions
 //
-// What happens when a Deadline expires, beyond setting its stop flag (which always happens first).
+// What happens when a ScopedDeadline expires, beyond setting its stop flag (which always happens first).
 struct DeadlineOptions {
   // Runs once on the timer thread when the deadline expires, with no library lock held, before the armed thread's
   // Disarm() (or destructor) can return: it may use anything the armed block keeps alive. It delays every other
-  // deadline while it runs, so keep it short; it must not arm a Deadline itself, and must not throw.
+  // deadline while it runs, so keep it short; it must not arm a ScopedDeadline itself, and must not throw.
   std::function<void()> on_expiry;
 
   // If true, the timer thread sends DeadlineInterruptSignal() to the armed thread (pthread_kill) on expiry, after
-  // on_expiry. The signal's handler, installed the first time an interrupting Deadline is armed, does nothing and
+  // on_expiry. The signal's handler, installed the first time an interrupting ScopedDeadline is armed, does nothing and
   // has no SA_RESTART, so a blocking system call in that thread (read, poll, nanosleep, ...) fails with EINTR. The
   // thread must not block the signal, and the program must not use the signal for anything else.
   bool interrupt = false;
 
-  // With interrupt, if positive: re-send the signal every this long until the Deadline is disarmed. This closes
+  // With interrupt, if positive: re-send the signal every this long until the ScopedDeadline is disarmed. This closes
   // the race of a signal landing just before the blocking call starts (the call then blocks until the next one).
   // Zero (the default) sends it once.
   absl::Duration interrupt_repeat = absl::ZeroDuration();
 
-  // If true, always measure the timeout from CLOCK_MONOTONIC (see Deadline on the coarse clock).
+  // If true, always measure the timeout from CLOCK_MONOTONIC (see ScopedDeadline on the coarse clock).
   bool precise_clock = false;
 };
 
-// Deadline
+// ScopedDeadline
 //
 // An RAII guard: the constructor arms a deadline `timeout` from now for the calling thread, Disarm() or the
 // destructor disarms it. Neither copyable nor movable; it must be disarmed on the thread that armed it, in reverse
@@ -106,7 +106,7 @@ struct DeadlineOptions {
 //     Timeout.timeout(0)); it still expires with an enclosing deadline;
 //   - negative: the deadline has already passed, it expires at once (asynchronously, like any other).
 //
-// Nesting: a Deadline armed while the same thread has another armed one never outlives it; its effective
+// Nesting: a ScopedDeadline armed while the same thread has another armed one never outlives it; its effective
 // deadline is the earlier of its own and the enclosing one's. When the enclosing deadline expires, every deadline
 // nested in it on that thread expires at the same moment (each sets its stop flag and runs its options).
 //
@@ -126,16 +126,16 @@ struct DeadlineOptions {
 // in the child). The child has no timer thread until it next arms a finite deadline, which starts one that then
 // serves every armed deadline. At exit, a static destructor stops and joins the timer thread (after any on_expiry
 // in progress); deadlines armed after that never expire.
-class Deadline {
+class ScopedDeadline {
  public:
-  explicit Deadline(absl::Duration timeout) { Arm(timeout, /*precise=*/false); }
-  Deadline(absl::Duration timeout, DeadlineOptions options);
-  ~Deadline() {
+  explicit ScopedDeadline(absl::Duration timeout) { Arm(timeout, /*precise=*/false); }
+  ScopedDeadline(absl::Duration timeout, DeadlineOptions options);
+  ~ScopedDeadline() {
     if (state_ != nullptr) Disarm();
   }
 
-  Deadline(const Deadline&) = delete;
-  Deadline& operator=(const Deadline&) = delete;
+  ScopedDeadline(const ScopedDeadline&) = delete;
+  ScopedDeadline& operator=(const ScopedDeadline&) = delete;
 
   // Disarm()
   //
@@ -207,7 +207,7 @@ struct Wrapped<absl::StatusOr<T>> {
 };
 
 template <typename F>
-decltype(auto) Invoke(F& fn, const Deadline& deadline) {
+decltype(auto) Invoke(F& fn, const ScopedDeadline& deadline) {
   if constexpr (std::is_invocable_v<F&, StopToken>) {
     return fn(deadline.token());
   } else {
@@ -219,20 +219,20 @@ decltype(auto) Invoke(F& fn, const Deadline& deadline) {
 
 // RunWithTimeout()
 //
-// Runs fn() -- or fn(StopToken) if it takes one -- under a Deadline of `timeout` (with `options`), on the calling
+// Runs fn() -- or fn(StopToken) if it takes one -- under a ScopedDeadline of `timeout` (with `options`), on the calling
 // thread, and returns its result, or DeadlineExceeded "deadline exceeded" if the deadline expired before fn
 // returned (whatever fn returned then: work that was asked to stop may have returned a partial result).
 //
 // fn returning void or absl::Status gives absl::Status; returning absl::StatusOr<T> gives absl::StatusOr<T>;
 // returning any other T gives absl::StatusOr<std::decay_t<T>>. Zero and infinite timeouts mean no limit of its
-// own, as for Deadline. A negative timeout is InvalidArgument "negative timeout" and fn does not run.
+// own, as for ScopedDeadline. A negative timeout is InvalidArgument "negative timeout" and fn does not run.
 template <typename F>
 auto RunWithTimeout(absl::Duration timeout, DeadlineOptions options, F&& fn) ->
     typename deadline_internal::Wrapped<std::decay_t<typename deadline_internal::ResultOf<F>::type>>::type {
   using R = std::decay_t<typename deadline_internal::ResultOf<F>::type>;
   using Out = typename deadline_internal::Wrapped<R>::type;
   if (timeout < absl::ZeroDuration()) return Out(absl::InvalidArgumentError("negative timeout"));
-  Deadline deadline(timeout, std::move(options));
+  ScopedDeadline deadline(timeout, std::move(options));
   if constexpr (std::is_void_v<R>) {
     deadline_internal::Invoke(fn, deadline);
     if (deadline.Disarm()) return deadline_internal::DeadlineExceededError();

@@ -109,14 +109,14 @@ TEST(RunWithTimeoutTest, NegativeTimeoutIsInvalidArgumentAndFnDoesNotRun) {
 }
 
 TEST(DeadlineTest, DoesNotExpireBeforeItsTime) {
-  Deadline deadline(kLong);
+  ScopedDeadline deadline(kLong);
   absl::SleepFor(absl::Milliseconds(20));
   EXPECT_FALSE(deadline.expired());
   EXPECT_FALSE(deadline.Disarm());
 }
 
 TEST(DeadlineTest, ExpiresAndStaysExpiredAfterDisarm) {
-  Deadline deadline(absl::Milliseconds(5));
+  ScopedDeadline deadline(absl::Milliseconds(5));
   EXPECT_TRUE(WaitForStop(deadline.token()));
   EXPECT_TRUE(deadline.Disarm());
   EXPECT_TRUE(deadline.expired());
@@ -124,15 +124,15 @@ TEST(DeadlineTest, ExpiresAndStaysExpiredAfterDisarm) {
 }
 
 TEST(DeadlineTest, ZeroAndInfiniteMeanNoLimit) {
-  Deadline zero(absl::ZeroDuration());
-  Deadline infinite(absl::InfiniteDuration());
+  ScopedDeadline zero(absl::ZeroDuration());
+  ScopedDeadline infinite(absl::InfiniteDuration());
   absl::SleepFor(absl::Milliseconds(20));
   EXPECT_FALSE(zero.expired());
   EXPECT_FALSE(infinite.expired());
 }
 
 TEST(DeadlineTest, NegativeTimeoutExpiresAtOnce) {
-  Deadline deadline(absl::Nanoseconds(-1));
+  ScopedDeadline deadline(absl::Nanoseconds(-1));
   EXPECT_TRUE(WaitForStop(deadline.token()));
 }
 
@@ -141,7 +141,7 @@ TEST(DeadlineTest, DefaultStopTokenNeverStops) { EXPECT_FALSE(StopToken().stop_r
 TEST(DeadlineTest, OnExpiryRunsOnceOnAnotherThread) {
   std::atomic<int> calls{0};
   std::thread::id where;
-  Deadline deadline(absl::Milliseconds(5), OnExpiry([&] {
+  ScopedDeadline deadline(absl::Milliseconds(5), OnExpiry([&] {
                                               where = std::this_thread::get_id();
                                               calls++;
                                             }));
@@ -153,14 +153,14 @@ TEST(DeadlineTest, OnExpiryRunsOnceOnAnotherThread) {
 
 TEST(DeadlineTest, OnExpiryDoesNotRunWhenDisarmedInTime) {
   std::atomic<int> calls{0};
-  { Deadline deadline(absl::Milliseconds(200), OnExpiry([&] { calls++; })); }
+  { ScopedDeadline deadline(absl::Milliseconds(200), OnExpiry([&] { calls++; })); }
   absl::SleepFor(absl::Milliseconds(400));
   EXPECT_EQ(calls.load(), 0);
 }
 
 TEST(DeadlineTest, DisarmWaitsForARunningOnExpiry) {
   std::atomic<bool> finished{false};
-  Deadline deadline(absl::Milliseconds(5), OnExpiry([&] {
+  ScopedDeadline deadline(absl::Milliseconds(5), OnExpiry([&] {
                                               absl::SleepFor(absl::Milliseconds(200));
                                               finished = true;
                                             }));
@@ -172,7 +172,7 @@ TEST(DeadlineTest, DisarmWaitsForARunningOnExpiry) {
 TEST(DeadlineTest, InterruptMakesABlockingCallFailWithEintr) {
   int fds[2];
   ASSERT_EQ(pipe(fds), 0);
-  Deadline deadline(absl::Milliseconds(50), Interrupt());
+  ScopedDeadline deadline(absl::Milliseconds(50), Interrupt());
   pollfd p = {fds[0], POLLIN, 0};
   int r = poll(&p, 1, 30000);  // nothing is ever written
   int error = errno;
@@ -186,7 +186,7 @@ TEST(DeadlineTest, InterruptMakesABlockingCallFailWithEintr) {
 TEST(DeadlineTest, InterruptRepeatCatchesACallStartedAfterTheFirstSignal) {
   int fds[2];
   ASSERT_EQ(pipe(fds), 0);
-  Deadline deadline(absl::Milliseconds(5), Interrupt(absl::Milliseconds(20)));
+  ScopedDeadline deadline(absl::Milliseconds(5), Interrupt(absl::Milliseconds(20)));
   ASSERT_TRUE(WaitForStop(deadline.token()));  // the first signal has been sent (and was ignored)
   absl::SleepFor(absl::Milliseconds(5));
   pollfd p = {fds[0], POLLIN, 0};
@@ -199,32 +199,32 @@ TEST(DeadlineTest, InterruptRepeatCatchesACallStartedAfterTheFirstSignal) {
 }
 
 TEST(DeadlineTest, InnerDeadlineNeverOutlivesTheOuterOne) {
-  Deadline outer(absl::Milliseconds(20));
-  Deadline inner(kLong);
+  ScopedDeadline outer(absl::Milliseconds(20));
+  ScopedDeadline inner(kLong);
   EXPECT_TRUE(WaitForStop(inner.token()));
   EXPECT_TRUE(outer.expired());
 }
 
 TEST(DeadlineTest, InnerExpiryLeavesTheOuterArmed) {
-  Deadline outer(kLong);
+  ScopedDeadline outer(kLong);
   {
-    Deadline inner(absl::Milliseconds(5));
+    ScopedDeadline inner(absl::Milliseconds(5));
     EXPECT_TRUE(WaitForStop(inner.token()));
   }
   EXPECT_FALSE(outer.expired());
 }
 
 TEST(DeadlineTest, InnerArmedAfterTheOuterExpiredExpiresAtOnce) {
-  Deadline outer(absl::Milliseconds(5));
+  ScopedDeadline outer(absl::Milliseconds(5));
   ASSERT_TRUE(WaitForStop(outer.token()));
-  Deadline inner(kLong);
+  ScopedDeadline inner(kLong);
   EXPECT_TRUE(WaitForStop(inner.token()));
 }
 
 TEST(DeadlineTest, DeepNestingWorks) {  // deeper than one chunk of slots
-  std::vector<std::optional<Deadline>> guards(40);
+  std::vector<std::optional<ScopedDeadline>> guards(40);
   for (auto& g : guards) g.emplace(kLong);
-  { Deadline innermost(absl::Milliseconds(5)); EXPECT_TRUE(WaitForStop(innermost.token())); }
+  { ScopedDeadline innermost(absl::Milliseconds(5)); EXPECT_TRUE(WaitForStop(innermost.token())); }
   for (auto it = guards.rbegin(); it != guards.rend(); ++it) EXPECT_FALSE(it->value().Disarm());
 }
 
@@ -232,27 +232,27 @@ TEST(DeadlineDeathTest, DisarmingOutOfOrderAborts) {
   ::testing::FLAGS_gtest_death_test_style = "threadsafe";
   EXPECT_DEATH(
       {
-        std::optional<Deadline> outer(std::in_place, kLong);
-        Deadline inner(kLong);
+        std::optional<ScopedDeadline> outer(std::in_place, kLong);
+        ScopedDeadline inner(kLong);
         outer->Disarm();
       },
       "disarmed out of order");
 }
 
 TEST(DeadlineTest, ArmingNeverStartsAnotherThread) {
-  Deadline first(kLong);  // starts the timer thread if nothing did yet
+  ScopedDeadline first(kLong);  // starts the timer thread if nothing did yet
   int threads = CountThreads();
-  for (int i = 0; i < 1000; ++i) Deadline d(absl::Milliseconds(1 + i % 10));
+  for (int i = 0; i < 1000; ++i) ScopedDeadline d(absl::Milliseconds(1 + i % 10));
   EXPECT_EQ(CountThreads(), threads);
 }
 
 TEST(DeadlineTest, TimerIsWokenOnlyWhenTheEarliestDeadlineMovesEarlier) {
-  Deadline first(absl::Hours(1));
+  ScopedDeadline first(absl::Hours(1));
   absl::SleepFor(absl::Milliseconds(50));  // let the timer pass any stale earlier wake-up of previous cases
   uint64_t wakeups = deadline_internal::TimerWakeupsForTesting();
-  for (int i = 0; i < 100000; ++i) Deadline later(absl::Hours(2));
+  for (int i = 0; i < 100000; ++i) ScopedDeadline later(absl::Hours(2));
   EXPECT_EQ(deadline_internal::TimerWakeupsForTesting(), wakeups);
-  Deadline earlier(absl::Minutes(30));
+  ScopedDeadline earlier(absl::Minutes(30));
   EXPECT_EQ(deadline_internal::TimerWakeupsForTesting(), wakeups + 1);
 }
 
@@ -265,11 +265,11 @@ TEST(DeadlineTest, ManyArmsAndThreadsLeaveMemoryAndStateCountFlat) {
     std::fclose(f);
     return resident * (sysconf(_SC_PAGESIZE) / 1024);
   };
-  for (int i = 0; i < 100000; ++i) Deadline d(absl::Seconds(1));
+  for (int i = 0; i < 100000; ++i) ScopedDeadline d(absl::Seconds(1));
   long before = rss_kb();
-  for (int i = 0; i < 2000000; ++i) Deadline d(absl::Seconds(1 + i % 7));
+  for (int i = 0; i < 2000000; ++i) ScopedDeadline d(absl::Seconds(1 + i % 7));
   EXPECT_LT(rss_kb() - before, 1024);
-  for (int i = 0; i < 100; ++i) std::thread([] { Deadline d(absl::Seconds(1)); }).join();
+  for (int i = 0; i < 100; ++i) std::thread([] { ScopedDeadline d(absl::Seconds(1)); }).join();
   EXPECT_LE(deadline_internal::ThreadStatesForTesting(), 4u);  // recycled, not one per thread ever started
 }
 
@@ -288,7 +288,7 @@ TEST(DeadlineTest, ManyShortDeadlinesFireNeitherEarlyNorMissing) {
         int64_t timeout_ns = us(rng) * 1000;
         int64_t fired_at = 0;
         int64_t start = NowNs();
-        Deadline deadline(absl::Nanoseconds(timeout_ns), OnExpiry([&] {
+        ScopedDeadline deadline(absl::Nanoseconds(timeout_ns), OnExpiry([&] {
                                                             std::lock_guard<std::mutex> lock(mu);
                                                             fired_at = NowNs();
                                                             cv.notify_one();
@@ -316,7 +316,7 @@ TEST(DeadlineTest, ManyShortDeadlinesFireNeitherEarlyNorMissing) {
 TEST(DeadlineTest, CoarseClockDeadlineIsNotEarly) {
   int64_t start = NowNs();
   std::atomic<int64_t> fired_at{0};
-  Deadline deadline(absl::Seconds(1), OnExpiry([&] { fired_at = NowNs(); }));
+  ScopedDeadline deadline(absl::Seconds(1), OnExpiry([&] { fired_at = NowNs(); }));
   ASSERT_TRUE(WaitForStop(deadline.token()));
   deadline.Disarm();
   EXPECT_GE(fired_at.load() - start, 1000000000);
@@ -324,7 +324,7 @@ TEST(DeadlineTest, CoarseClockDeadlineIsNotEarly) {
 
 TEST(DeadlineForkTest, ChildArmsAndExpiresWithItsOwnTimerThread) {
   if (kTsan) GTEST_SKIP() << "ThreadSanitizer does not support threads started after a multi-threaded fork";
-  Deadline parent(kLong);  // the parent's timer thread exists
+  ScopedDeadline parent(kLong);  // the parent's timer thread exists
   pid_t pid = fork();
   ASSERT_GE(pid, 0);
   if (pid == 0) {
@@ -338,11 +338,11 @@ TEST(DeadlineForkTest, ChildArmsAndExpiresWithItsOwnTimerThread) {
 
 TEST(DeadlineForkTest, ChildKeepsTheForkingThreadsDeadline) {
   if (kTsan) GTEST_SKIP() << "ThreadSanitizer does not support threads started after a multi-threaded fork";
-  Deadline inherited(absl::Milliseconds(100));
+  ScopedDeadline inherited(absl::Milliseconds(100));
   pid_t pid = fork();
   ASSERT_GE(pid, 0);
   if (pid == 0) {
-    Deadline restart(kLong);  // any finite arm restarts the timer thread in the child
+    ScopedDeadline restart(kLong);  // any finite arm restarts the timer thread in the child
     _exit(WaitForStop(restart.token()) && inherited.expired() ? 0 : 1);
   }
   int status = 0;
