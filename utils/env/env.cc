@@ -101,7 +101,7 @@ struct Options {  // Everything Run() needs; no globals.
 // ParseArgs() errors: kInvalidArgument is a usage error (the Try line follows); any other code is a plain
 // "env: MESSAGE". Both exit 125. Its only output besides --help/--version is the -v trace of -S.
 absl::StatusOr<Options> ParseArgs(int argc, char* argv[]);
-int Run(Options& options);
+int Run(const Options& options);  // Returns the exit status.
 
 bool IsSpace(int c) { return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'; }
 
@@ -271,8 +271,9 @@ void ListSignals() {
   }
 }
 
-// -i, -u and NAME=VALUE. Returns false after reporting a failure.
-bool EditEnvironment(Options& options) {
+// -i, -u and NAME=VALUE. Returns the command (the operands after the assignments), or nullptr after reporting
+// a failure.
+char** EditEnvironment(const Options& options) {
   if (options.ignore_environment) {
     static char* empty_environment[] = {nullptr};
     if (options.debug) fputs("cleaning environ\n", stderr);
@@ -282,18 +283,19 @@ bool EditEnvironment(Options& options) {
       if (options.debug) fprintf(stderr, "unset:    %s\n", name);
       if (unsetenv(name) != 0) {  // glibc: EINVAL for "" and for a NAME containing '='.
         uucore::Error(absl::StrCat("cannot unset ", uucore::Quote(name), ": ", strerror(errno)));
-        return false;
+        return nullptr;
       }
     }
   }
-  for (; *options.operands != nullptr && strchr(*options.operands, '=') != nullptr; ++options.operands) {
-    if (options.debug) fprintf(stderr, "setenv:   %s\n", *options.operands);
-    if (putenv(*options.operands) != 0) {  // putenv, not setenv: "=x" is accepted, as in GNU.
-      uucore::Error(absl::StrCat("cannot set ", uucore::Quote(*options.operands), ": ", strerror(errno)));
-      return false;
+  char** operand = options.operands;
+  for (; *operand != nullptr && strchr(*operand, '=') != nullptr; ++operand) {
+    if (options.debug) fprintf(stderr, "setenv:   %s\n", *operand);
+    if (putenv(*operand) != 0) {  // putenv, not setenv: "=x" is accepted, as in GNU.
+      uucore::Error(absl::StrCat("cannot set ", uucore::Quote(*operand), ": ", strerror(errno)));
+      return nullptr;
     }
   }
-  return true;
+  return operand;
 }
 
 int PrintEnvironment(bool null) {
@@ -306,9 +308,9 @@ int PrintEnvironment(bool null) {
   return uucore::kExitSuccess;
 }
 
-int Run(Options& options) {
-  if (!EditEnvironment(options)) return uucore::kExitCanceled;
-  char** command = options.operands;
+int Run(const Options& options) {
+  char** const command = EditEnvironment(options);
+  if (command == nullptr) return uucore::kExitCanceled;
   if (*command == nullptr) {
     if (options.chdir != nullptr) return uucore::UsageError("must specify command with --chdir (-C)");
     return PrintEnvironment(options.null);
