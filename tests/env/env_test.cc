@@ -1,0 +1,392 @@
+// env: GNU env 9.1's semantics, one behaviour per case, and the same cases run through /usr/bin/env.
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "tests/testing/run.h"
+
+namespace coreutils_testing {
+namespace {
+
+const char kTry[] = "Try 'env --help' for more information.\n";
+std::string Usage(const std::string& message) { return "env: " + message + "\n" + kTry; }
+
+TEST(EnvTest, Environment) {
+  for (const Case& c : std::vector<Case>{
+           {"-i prints nothing", {"env", "-i"}, 0, "", ""},
+           {"assignments print in order", {"env", "-i", "B=2", "A=1"}, 0, "B=2\nA=1\n", ""},
+           {"-0 ends lines with NUL", {"env", "-i", "-0", "A=1", "B=2"}, 0, std::string("A=1\0B=2\0", 8), ""},
+           {"--null", {"env", "--null", "-i", "A=1"}, 0, std::string("A=1\0", 4), ""},
+           {"--ignore-environment", {"env", "--ignore-environment", "A=1"}, 0, "A=1\n", ""},
+           {"a mere - implies -i", {"env", "-", "A=1"}, 0, "A=1\n", ""},
+           {"- after -- implies -i", {"env", "--", "-", "A=1"}, 0, "A=1\n", ""},
+           {"- after an assignment is the command", {"env", "-i", "A=1", "-", "B=2"}, 127, "",
+            "env: '-': No such file or directory\n"},
+           {"an empty name is set", {"env", "-i", "=x"}, 0, "=x\n", ""},
+           {"later assignment wins", {"env", "-i", "A=1", "A=2"}, 0, "A=2\n", ""},
+           {"assignment reaches the command", {"env", "-i", "A=1", "printenv", "A"}, 0, "1\n", ""},
+           {"-u removes", {"env", "-u", "PATH", "-u", "TEST_TMPDIR", "-u", "HOME", "-u", "LC_ALL"}, 0, "", ""},
+           {"--unset removes", {"env", "--unset=LC_ALL", "printenv", "LC_ALL"}, 1, "", ""},
+           {"-u of an unset name is fine", {"env", "-i", "-u", "NOPE", "A=1"}, 0, "A=1\n", ""},
+           {"-u with = fails", {"env", "-u", "A=B", "true"}, 125, "", "env: cannot unset 'A=B': Invalid argument\n"},
+           {"--unset with = fails", {"env", "--unset=A=", "true"}, 125, "", "env: cannot unset 'A=': Invalid argument\n"},
+           {"-u with an empty name fails", {"env", "-u", "", "true"}, 125, "", "env: cannot unset '': Invalid argument\n"},
+           {"-u is not checked after -i", {"env", "-i", "-u", "A=B"}, 0, "", ""},
+           {"-u needs an argument", {"env", "-u"}, 125, "", "env: option requires an argument -- 'u'\n" + std::string(kTry)},
+           {"--unset needs an argument", {"env", "--unset"}, 125, "",
+            "env: option '--unset' requires an argument\n" + std::string(kTry)},
+       }) {
+    ExpectCase(c);
+  }
+}
+
+TEST(EnvTest, CommandAndExitStatus) {
+  const std::string tmp = MakeTempDir();
+  std::ofstream(tmp + "/a b") << "not runnable\n";
+  for (const Case& c : std::vector<Case>{
+           {"runs the command", {"env", "sh", "-c", "exit 3"}, 3, "", ""},
+           {"command options pass through", {"env", "printf", "%s|", "-i", "-u"}, 0, "-i|-u|", ""},
+           {"-- ends env's options", {"env", "-i", "--", "printenv"}, 0, "", ""},
+           {"not found is 127", {"env", "-i", "nonexist"}, 127, "", "env: 'nonexist': No such file or directory\n"},
+           {"missing path is 127", {"env", "/nonexist"}, 127, "", "env: '/nonexist': No such file or directory\n"},
+           {"empty command is 127", {"env", ""}, 127, "", "env: '': No such file or directory\n"},
+           {"not executable is 126", {"env", "/etc/passwd"}, 126, "", "env: '/etc/passwd': Permission denied\n"},
+           {"a directory is 126", {"env", "/"}, 126, "", "env: '/': Permission denied\n"},
+           {"a name with blanks gets the shebang hint", {"env", "-i", "a b", "x"}, 127, "",
+            "env: 'a b': No such file or directory\nenv: use -[v]S to pass options in shebang lines\n"},
+           {"a tab counts as a blank", {"env", "a\tb"}, 127, "",
+            "env: 'a\\tb': No such file or directory\nenv: use -[v]S to pass options in shebang lines\n"},
+           {"no hint for a name with blanks that is not runnable", {"env", tmp + "/a b"}, 126, "",
+            "env: '" + tmp + "/a b': Permission denied\n"},
+           {"-0 with a command", {"env", "-0", "-i", "A=1", "true"}, 125, "",
+            Usage("cannot specify --null (-0) with command")},
+           {"-C runs in DIR", {"env", "-C", "/", "pwd"}, 0, "/\n", ""},
+           {"--chdir", {"env", "--chdir=" + tmp, "pwd"}, 0, tmp + "\n", ""},
+           {"-C needs a command", {"env", "-C", "/tmp"}, 125, "", Usage("must specify command with --chdir (-C)")},
+           {"-C needs a command even with -0", {"env", "-0", "-C", "/tmp"}, 125, "",
+            Usage("must specify command with --chdir (-C)")},
+           {"-C to a missing directory", {"env", "-C", "/nonexist", "true"}, 125, "",
+            "env: cannot change directory to '/nonexist': No such file or directory\n"},
+           {"-C needs an argument", {"env", "-C"}, 125, "", "env: option requires an argument -- 'C'\n" + std::string(kTry)},
+           {"-C then a relative command path", {"env", "-C", "/usr", "bin/true"}, 0, "", ""},
+       }) {
+    ExpectCase(c);
+  }
+}
+
+TEST(EnvTest, UsageErrors) {
+  for (const Case& c : std::vector<Case>{
+           {"invalid option", {"env", "-x"}, 125, "", "env: invalid option -- 'x'\n" + std::string(kTry)},
+           {"unrecognized option", {"env", "--bogus", "a b"}, 125, "",
+            "env: unrecognized option '--bogus'\n" + std::string(kTry)},
+           {"shebang-style options get the hint", {"env", "-i A=1"}, 125, "",
+            "env: invalid option -- ' '\nenv: use -[v]S to pass options in shebang lines\n" + std::string(kTry)},
+           {"a tab in options gets the hint", {"env", "-i\tA=1"}, 125, "",
+            "env: invalid option -- '\t'\nenv: use -[v]S to pass options in shebang lines\n" + std::string(kTry)},
+           {"no hint for other letters", {"env", "-x y"}, 125, "", "env: invalid option -- 'x'\n" + std::string(kTry)},
+           {"-S needs an argument", {"env", "-S"}, 125, "", "env: option requires an argument -- 'S'\n" + std::string(kTry)},
+           {"the program name is argv[0]", {"/x/env", "-x"}, 125, "",
+            "/x/env: invalid option -- 'x'\nTry '/x/env --help' for more information.\n"},
+       }) {
+    ExpectCase(c);
+  }
+}
+
+TEST(EnvTest, SplitString) {
+  for (const Case& c : std::vector<Case>{
+           {"-S splits", {"env", "-i", "-S", "A=1 B=2"}, 0, "A=1\nB=2\n", ""},
+           {"-S attached", {"env", "-i", "-SA=1 B=2"}, 0, "A=1\nB=2\n", ""},
+           {"--split-string", {"env", "-i", "--split-string=A=1 B=2"}, 0, "A=1\nB=2\n", ""},
+           {"-S may hold options", {"env", "-S", "-i A=1"}, 0, "A=1\n", ""},
+           {"-S in a cluster", {"env", "-iSA=1"}, 0, "A=1\n", ""},
+           {"-S words come before later arguments", {"env", "-i", "-S", "printf %s|", "a", "b"}, 0, "a|b|", ""},
+           {"options after -S are parsed", {"env", "-S", "A=1", "-i"}, 127, "", "env: '-i': No such file or directory\n"},
+           {"empty -S", {"env", "-i", "-S", ""}, 0, "", ""},
+           {"quotes", {"env", "-i", "-S", "A='x y' B=\"p q\""}, 0, "A=x y\nB=p q\n", ""},
+           {"${VAR} uses env's own environment", {"env", "-i", "-S", "A=${LC_ALL}"}, 0, "A=C\n", ""},
+           {"comment", {"env", "-i", "-S", "A=1 #B=2"}, 0, "A=1\n", ""},
+           {"\\c", {"env", "-i", "-S", "A=1\\c B=2"}, 0, "A=1\n", ""},
+           {"no terminating quote", {"env", "-S", "'a"}, 125, "", "env: no terminating quote in -S string\n"},
+           {"invalid backslash", {"env", "-S", "a\\"}, 125, "", "env: invalid backslash at end of string in -S\n"},
+           {"invalid sequence", {"env", "-S", "a\\q"}, 125, "", "env: invalid sequence '\\q' in -S\n"},
+           {"\\c in double quotes", {"env", "-S", "\"\\c\""}, 125, "",
+            "env: '\\c' must not appear in double-quoted -S string\n"},
+           {"only ${VARNAME}", {"env", "-S", "A=$HOME x"}, 125, "",
+            "env: only ${VARNAME} expansion is supported, error at: $HOME x\n"},
+           {"a second -S inside -S words is an operand", {"env", "-i", "-S", "A=1", "-S", "B=2"}, 127, "",
+            "env: '-S': No such file or directory\n"},
+       }) {
+    ExpectCase(c);
+  }
+}
+
+TEST(EnvTest, DebugTrace) {
+  for (const Case& c : std::vector<Case>{
+           {"-v traces -i, NAME=VALUE and exec", {"env", "-v", "-i", "A=1", "true", "x"}, 0, "",
+            "cleaning environ\nsetenv:   A=1\nexecuting: true\n   arg[0]= 'true'\n   arg[1]= 'x'\n"},
+           {"--debug traces -u and -C", {"env", "--debug", "-u", "X", "-C", "/", "A=1", "true"}, 0, "",
+            "unset:    X\nsetenv:   A=1\nchdir:    '/'\nexecuting: true\n   arg[0]= 'true'\n"},
+           {"-v traces the -S split", {"env", "-v", "-i", "-S", "A=${LC_ALL} ${NOPE}B=\"x  y\""}, 0,
+            "A=C\nB=x  y\n",
+            "expanding ${LC_ALL} into 'C'\nreplacing ${NOPE} with null string\n"
+            "split -S:  'A=${LC_ALL} ${NOPE}B=\"x  y\"'\n into:    'A=C'\n     &    'B=x  y'\n"
+            "cleaning environ\nsetenv:   A=C\nsetenv:   B=x  y\n"},
+           {"-v traces nothing for an empty split", {"env", "-v", "-i", "-S", "#x"}, 0, "", "cleaning environ\n"},
+           {"-v after -S does not trace it", {"env", "-S", "-i A=1", "-v"}, 127, "",
+            "env: '-v': No such file or directory\n"},
+           {"-v quotes arguments", {"env", "-v", "-i", "printf", "%s", "a'b\\", ""}, 0, "a'b\\",
+            "cleaning environ\nexecuting: printf\n   arg[0]= 'printf'\n   arg[1]= '%s'\n   arg[2]= 'a\\'b\\\\'\n"
+            "   arg[3]= ''\n"},
+           {"-v before a failing unset", {"env", "-v", "-u", "A", "-u", "B=C", "true"}, 125, "",
+            "unset:    A\nunset:    B=C\nenv: cannot unset 'B=C': Invalid argument\n"},
+           {"-v before -C without command", {"env", "-v", "-i", "-C", "/", "A=1"}, 125, "",
+            "cleaning environ\nsetenv:   A=1\n" + Usage("must specify command with --chdir (-C)")},
+       }) {
+    ExpectCase(c);
+  }
+}
+
+// /proc/self/status shows the dispositions and mask the command really got.
+std::string StatusLine(const std::string& field, unsigned long long bits) {
+  char hex[17];
+  snprintf(hex, sizeof hex, "%016llx", bits);
+  return field + ":\t" + hex + "\n";
+}
+unsigned long long Bit(int sig) { return 1ULL << (sig - 1); }
+unsigned long long AllSettable() {
+  unsigned long long bits = 0;
+  for (int sig = 1; sig <= SIGRTMAX; ++sig) {
+    if (sig != SIGKILL && sig != SIGSTOP && (sig < 32 || sig >= SIGRTMIN)) bits |= Bit(sig);
+  }
+  return bits;
+}
+
+TEST(EnvTest, Signals) {
+  // sed, not grep: GNU grep installs its own SIGSEGV handler.
+  const std::vector<std::string> ign = {"sed", "-n", "/^SigIgn/p", "/proc/self/status"};
+  const std::vector<std::string> blk = {"sed", "-n", "/^SigBlk/p", "/proc/self/status"};
+  auto with = [](std::vector<std::string> head, const std::vector<std::string>& tail) {
+    head.insert(head.end(), tail.begin(), tail.end());
+    return head;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"--ignore-signal=SIG", with({"env", "--ignore-signal=INT,TERM"}, ign), 0,
+            StatusLine("SigIgn", Bit(SIGINT) | Bit(SIGTERM)), ""},
+           {"--ignore-signal takes names as GNU", with({"env", "--ignore-signal=sigint,Hup,13,RTMIN+1"}, ign), 0,
+            StatusLine("SigIgn", Bit(SIGINT) | Bit(SIGHUP) | Bit(SIGPIPE) | Bit(SIGRTMIN + 1)), ""},
+           {"--ignore-signal= is no signal", with({"env", "--ignore-signal="}, ign), 0, StatusLine("SigIgn", 0), ""},
+           {"empty items are skipped", with({"env", "--ignore-signal=,INT,,"}, ign), 0,
+            StatusLine("SigIgn", Bit(SIGINT)), ""},
+           {"--ignore-signal alone is every signal", with({"env", "--ignore-signal"}, ign), 0,
+            StatusLine("SigIgn", AllSettable()), ""},
+           {"--block-signal=SIG", with({"env", "--block-signal=USR1"}, blk), 0, StatusLine("SigBlk", Bit(SIGUSR1)), ""},
+           {"--block-signal alone is every signal", with({"env", "--block-signal"}, blk), 0,
+            StatusLine("SigBlk", AllSettable()), ""},
+           {"--default-signal after --ignore-signal", with({"env", "--ignore-signal=INT", "--default-signal=INT"}, ign),
+            0, StatusLine("SigIgn", 0), ""},
+           {"--ignore-signal after --default-signal", with({"env", "--default-signal=INT", "--ignore-signal=INT"}, ign),
+            0, StatusLine("SigIgn", Bit(SIGINT)), ""},
+           {"--default-signal unblocks", with({"env", "--block-signal=INT", "--default-signal=INT"}, blk), 0,
+            StatusLine("SigBlk", 0), ""},
+           {"--block-signal after --default-signal", with({"env", "--default-signal=INT", "--block-signal=INT"}, blk),
+            0, StatusLine("SigBlk", Bit(SIGINT)), ""},
+           {"KILL cannot be ignored", {"env", "--ignore-signal=INT,KILL", "true"}, 125, "",
+            "env: failed to set signal action for signal 9: Invalid argument\n"},
+           {"STOP cannot be reset", {"env", "--default-signal=STOP", "true"}, 125, "",
+            "env: failed to set signal action for signal 19: Invalid argument\n"},
+           {"a named KILL after all still fails", {"env", "--ignore-signal", "--ignore-signal=KILL", "true"}, 125, "",
+            "env: failed to set signal action for signal 9: Invalid argument\n"},
+           {"all after a named KILL does not fail", {"env", "--ignore-signal=KILL", "--ignore-signal", "true"}, 0, "", ""},
+           {"blocking KILL is accepted", {"env", "--block-signal=KILL", "true"}, 0, "", ""},
+           {"invalid signal", {"env", "--ignore-signal=FOO", "true"}, 125, "", Usage("'FOO': invalid signal")},
+           {"invalid item in a list", {"env", "--block-signal=INT,abc", "true"}, 125, "", Usage("'abc': invalid signal")},
+           {"signal 0 is invalid", {"env", "--default-signal=0", "true"}, 125, "", Usage("'0': invalid signal")},
+           {"EXIT is invalid", {"env", "--default-signal=EXIT", "true"}, 125, "", Usage("'EXIT': invalid signal")},
+           {"glibc's signal 32 is invalid", {"env", "--block-signal=32", "true"}, 125, "", Usage("'32': invalid signal")},
+           {"beyond RTMAX is invalid", {"env", "--block-signal=65", "true"}, 125, "", Usage("'65': invalid signal")},
+           {"--list-signal-handling", {"env", "--ignore-signal=INT,TERM", "--block-signal=HUP,INT", "--list-signal-handling", "true"},
+            0, "", "HUP        ( 1): BLOCK\nINT        ( 2): BLOCK,IGNORE\nTERM       (15): IGNORE\n"},
+           {"--list-signal-handling names real-time signals",
+            {"env", "--block-signal=RTMIN+10,RTMAX", "--list-signal-handling", "true"}, 0, "",
+            "RTMIN+10   (44): BLOCK\nRTMAX      (64): BLOCK\n"},
+           {"signal options do nothing without a command",
+            {"env", "-i", "--ignore-signal=KILL", "--list-signal-handling"}, 0, "", ""},
+           {"-v traces signals in signal order",
+            {"env", "-v", "--block-signal=TERM", "--ignore-signal=INT,HUP", "--default-signal=QUIT", "true"}, 0, "",
+            "Reset signal HUP (1) to IGNORE\nReset signal INT (2) to IGNORE\nReset signal QUIT (3) to DEFAULT\n"
+            "signal QUIT (3) mask set to UNBLOCK\nsignal TERM (15) mask set to BLOCK\n"
+            "executing: true\n   arg[0]= 'true'\n"},
+       }) {
+    ExpectCase(c);
+  }
+}
+
+TEST(EnvTest, InheritedSignalHandling) {
+  Options inherited;
+  inherited.before_exec = [] {
+    signal(SIGINT, SIG_IGN);
+    sigset_t usr1;
+    sigemptyset(&usr1);
+    sigaddset(&usr1, SIGUSR1);
+    sigprocmask(SIG_BLOCK, &usr1, nullptr);
+  };
+  ExpectCase({"--list-signal-handling shows what was inherited", {"env", "--list-signal-handling", "true"}, 0, "",
+              "INT        ( 2): IGNORE\nUSR1       (10): BLOCK\n"},
+             inherited);
+  ExpectCase({"--default-signal restores and unblocks",
+              {"env", "--default-signal=INT,USR1", "--list-signal-handling", "true"}, 0, "", ""},
+             inherited);
+  ExpectCase({"--default-signal alone resets everything", {"env", "--default-signal", "--list-signal-handling", "true"},
+              0, "", ""},
+             inherited);
+}
+
+// The same arguments through GNU's env and ours: status, stdout and stderr must match byte for byte.
+TEST(EnvTest, SameAsGnu) {
+  if (access("/usr/bin/env", X_OK) != 0) GTEST_SKIP() << "no /usr/bin/env";
+  const std::string tmp = MakeTempDir();
+  const std::string script = tmp + "/noshebang";
+  std::ofstream(script) << "echo from sh\n";
+  chmod(script.c_str(), 0755);
+  const std::vector<std::vector<std::string>> cases = {
+      {"-i"}, {"-i", "A=1", "B=2"}, {"-i", "-0", "A=1", "B=2"}, {"-0", "-i", "A=1", "true"}, {"-u", "PATH"},
+      {"-u", "A=B"}, {"-u"}, {"-u", ""}, {"-i", "-u", "A=B"}, {"-C"}, {"-C", "/nonexist", "true"}, {"-C", "/tmp"},
+      {"-C", "/", "pwd"}, {"-i", "=x"}, {"-x"}, {"--bogus"}, {"--unse=A", "-i"}, {"-i", "/nonexist"},
+      {"-i", "/etc/passwd"}, {"-i", "/"}, {"-i", "nonexist"}, {"-", "A=1"}, {"-i", "-", "A=1"}, {"-i", "A=1", "-"},
+      {"-i", "--", "-x"}, {"-i A=1"}, {"- x"}, {"-v -S"}, {"-i", "a b"}, {"-i", "/nonexist/a b"}, {"--unset"},
+      {"-i", "ls", "/nonexist"}, {"-i", "PATH=/nonexist", "ls"}, {"-v", "-i", "A=1", "B=2", "true", "x"},
+      {"-v", "-u", "X", "-u", "Y", "-C", "/tmp", "A=1", "true"}, {"-v", "-0", "-i", "A=1"}, {"-vi", "-u", "X", "Y"},
+      {"-v", "-i", "-C", "/tmp", "A=1"}, {"-v", "-i", "--ignore-signal=KILL", "-C", "/nonexist", "true"},
+      {"-v", "-i", "-0", "true"}, {"-v", "-S", "-i A=1", "-S", "B=2 -u C"}, {"-vS-i A=1"},
+      {"-i", "-S", "A=1 #comment B=2"}, {"-i", "-S", "A=1#x B=2"}, {"-i", "-v", "-S", "echo \"a  b\" c\\_d"},
+      {"-i", "-v", "-S", "a\\c b"}, {"-i", "-v", "-S", "\"a\\cb\""}, {"-i", "-v", "-S", "'a\\cb'"},
+      {"-i", "-v", "-S", "\"a\\_b\""}, {"-i", "-v", "-S", "\\t\\n\\r\\f\\v"}, {"-i", "-v", "-S", "'\\\\ \\''"},
+      {"-i", "-v", "-S", "\\\"\\#\\$"}, {"-i", "-v", "-S", "#x a"}, {"-i", "-v", "-S", "A=${HOME}"},
+      {"-i", "-v", "-S", "A=${NOPE}x"}, {"-i", "-v", "-S", "A=$HOME"}, {"-i", "-v", "-S", "A=${1X}"},
+      {"-i", "-v", "-S", "${NOPE} a"}, {"-i", "-v", "-S", "\"\" a"}, {"-i", "-v", "-S", "x\\ y"},
+      {"-i", "-v", "-S", "A=\\\x01"}, {"-i", "-v", "-S", "a 'b"}, {"-i", "-v", "-S", "A=${HOME} \"x"},
+      {"-v", "-i", "-S", "A=${LC_ALL}", "-S", "B=2"}, {"--ignore-signal=FOO", "true"},
+      {"-v", "--ignore-signal=INT", "--block-signal=INT", "--list-signal-handling", "true"},
+      {"-v", "--ignore-signal", "--list-signal-handling", "true"},
+      {"-v", "--default-signal", "--list-signal-handling", "true"},
+      {"-v", "--block-signal", "--list-signal-handling", "true"},
+      {"-v", "--block-signal=INT", "--default-signal=INT", "true"},
+      {"-v", "--ignore-signal=RTMIN+1,RTMAX-30,rtmin,SIGHUP,01", "true"}, {"-v", "--block-signal=RTMIN+31", "true"},
+      {"-v", "--block-signal= 1", "true"}, {"-v", "--block-signal=+1", "true"}, {"-v", "--block-signal=1x", "true"},
+      {"-v", "--default-signal=CLD,IOT,IO,POLL", "true"}, {"-v", "--default-signal=PIPE,9", "true"},
+      {"-v", "--ignore-signal=KILL", "--default-signal", "true"}, {script}, {"-v", "-i", script},
+  };
+  for (const std::vector<std::string>& args : cases) {
+    std::vector<std::string> argv = {"env"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    std::string name;
+    for (const std::string& a : argv) name += " [" + a + "]";
+    Result gnu = RunProgram("/usr/bin/env", argv);
+    Result ours = Invoke(argv);
+    EXPECT_EQ(ours.status, gnu.status) << name;
+    EXPECT_EQ(ours.out, gnu.out) << name;
+    EXPECT_EQ(ours.err, gnu.err) << name;
+  }
+}
+
+std::string AbsoluteBinary() {
+  char resolved[PATH_MAX];
+  EXPECT_NE(realpath(BinaryPath().c_str(), resolved), nullptr);
+  return resolved;
+}
+
+// A script whose #! line runs env: the kernel passes everything after the interpreter as ONE argument, then the
+// script's path.
+Result RunScript(const std::string& path, const std::string& interpreter, const std::string& shebang_rest,
+                 const std::string& body) {
+  std::ofstream(path) << "#!" << interpreter << " " << shebang_rest << "\n" << body;
+  chmod(path.c_str(), 0755);
+  return RunProgram(path, {path});
+}
+
+TEST(EnvTest, ShebangLine) {
+  const std::string dir = MakeTempDir();
+  const std::string env = dir + "/env";
+  ASSERT_EQ(symlink(AbsoluteBinary().c_str(), env.c_str()), 0);
+  const std::string script = dir + "/script";
+  const std::string body = "printf '[%s]\\n' \"$X\" \"$#\"\n";
+
+  Result split = RunScript(script, env, "-S -i X=\"a b\" /bin/sh", body);
+  EXPECT_EQ(split.status, 0);
+  EXPECT_EQ(split.out, "[a b]\n[0]\n");
+  EXPECT_EQ(split.err, "");
+
+  Result traced = RunScript(script, env, "-vS -i /bin/sh", "echo hi\n");
+  EXPECT_EQ(traced.status, 0);
+  EXPECT_EQ(traced.out, "hi\n");
+  EXPECT_EQ(traced.err, "split -S:  ' -i /bin/sh'\n into:    '-i'\n     &    '/bin/sh'\n"
+                        "cleaning environ\nexecuting: /bin/sh\n   arg[0]= '/bin/sh'\n   arg[1]= '" + script + "'\n");
+
+  Result without_s = RunScript(script, env, "-i X=1 /bin/sh", body);
+  EXPECT_EQ(without_s.status, 125);
+  EXPECT_EQ(without_s.out, "");
+  EXPECT_EQ(without_s.err, env + ": invalid option -- ' '\n" + env +
+                               ": use -[v]S to pass options in shebang lines\nTry '" + env +
+                               " --help' for more information.\n");
+}
+
+TEST(EnvTest, ShebangLineSameAsGnu) {
+  if (access("/usr/bin/env", X_OK) != 0) GTEST_SKIP() << "no /usr/bin/env";
+  const std::string dir = MakeTempDir();
+  const std::string env = dir + "/env";
+  ASSERT_EQ(symlink(AbsoluteBinary().c_str(), env.c_str()), 0);
+  const std::string script = dir + "/script";
+  for (const std::string rest : {"-S -i X=\"a b\" /bin/sh", "-vS -i /bin/sh", "-v -S -i X=${HOME} /bin/sh",
+                                  "-S /bin/sh -c 'echo \"$0\" \"$1\"' zero", "-i X=1 /bin/sh", "-S -i /bin/sh #comment"}) {
+    // (A line whose words leave no command would make env run the script itself, forever: none here does.)
+    const std::string body = "printf '[%s]\\n' \"$X\" \"$#\"\n";
+    Result gnu = RunScript(script, "/usr/bin/env", rest, body);
+    Result ours = RunScript(script, env, rest, body);
+    std::string gnu_err = gnu.err;
+    for (size_t at; (at = gnu_err.find("/usr/bin/env")) != std::string::npos;) gnu_err.replace(at, 12, env);
+    EXPECT_EQ(ours.status, gnu.status) << rest;
+    EXPECT_EQ(ours.out, gnu.out) << rest;
+    EXPECT_EQ(ours.err, gnu_err) << rest;
+  }
+}
+
+// Deliberate differences from GNU, each pinned here.
+TEST(EnvTest, DifferencesFromGnu) {
+  Result help = Invoke({"env", "--help"});
+  EXPECT_EQ(help.status, 0);
+  EXPECT_EQ(help.err, "");
+  // The help text is GNU's without its last four lines (GNU's web and translation links).
+  const std::string start = "Usage: env [OPTION]... [-] [NAME=VALUE]... [COMMAND [ARG]...]\n";
+  EXPECT_EQ(help.out.substr(0, start.size()), start);
+  const std::string end = "Without SIG, all known signals are included.  Multiple signals can be\ncomma-separated.\n";
+  ASSERT_GE(help.out.size(), end.size());
+  EXPECT_EQ(help.out.substr(help.out.size() - end.size()), end);
+  ExpectCase({"version names this project", {"env", "--version"}, 0,
+              "env (coreutils) 0.1.0\nWritten from GNU coreutils' documented behaviour; shares no code with it.\n", ""});
+}
+
+TEST(EnvTest, HelpAndVersionAreOptions) {
+  Result help = Invoke({"env", "-i", "--hel", "x"});
+  EXPECT_EQ(help.status, 0);
+  EXPECT_EQ(help.out.substr(0, 10), "Usage: env");
+  ExpectCase({"--help after the command is the command's", {"env", "printf", "%s", "--help"}, 0, "--help", ""});
+  Options full;
+  full.stdout_path = "/dev/full";
+  Result r = Invoke({"env", "--help"}, full);
+  EXPECT_EQ(r.status, 125);
+  EXPECT_EQ(r.err, "env: write error: No space left on device\n");
+  Result printed = Invoke({"env", "-i", "A=1"}, full);
+  EXPECT_EQ(printed.status, 125);
+  EXPECT_EQ(printed.err, "env: write error: No space left on device\n");
+}
+
+}  // namespace
+}  // namespace coreutils_testing

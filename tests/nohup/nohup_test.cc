@@ -1,0 +1,304 @@
+// nohup: GNU nohup 9.1's semantics, one behaviour per case; terminals are pseudo-terminals (tests/nohup/pty.h).
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "tests/nohup/pty.h"
+#include "tests/testing/run.h"
+
+namespace coreutils_testing {
+namespace {
+
+const char kTry[] = "Try 'nohup --help' for more information.\n";
+const std::vector<std::string> kOutErr = {"nohup", "sh", "-c", "echo out; echo err >&2"};
+const std::vector<std::string> kReadStdin = {"nohup", "sh", "-c",
+                                             "readlink /proc/self/fd/0; cat 2>/dev/null || echo unreadable"};
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+bool Exists(const std::string& path) { return access(path.c_str(), F_OK) == 0; }
+
+int Mode(const std::string& path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0 ? static_cast<int>(st.st_mode & 07777) : -1;
+}
+
+struct TtyResult {
+  Result result;
+  std::string tty;  // What the child wrote to the terminal.
+};
+
+// Runs argv with a terminal on tty_fds (and whatever else options say).
+TtyResult RunWithTty(const std::vector<int>& tty_fds, const std::vector<std::string>& argv, Options options) {
+  Pty pty;
+  EXPECT_TRUE(pty.ok());
+  std::function<void()> earlier = options.before_exec;
+  std::function<void()> attach = pty.OnFds(tty_fds);
+  options.before_exec = [earlier, attach] {
+    if (earlier) earlier();
+    attach();
+  };
+  TtyResult r;
+  r.result = Invoke(argv, options);
+  r.tty = pty.Drain();
+  return r;
+}
+
+Options InDir(const std::string& dir) {
+  Options options;
+  options.cwd = dir;
+  return options;
+}
+
+// A controlled environment: exactly these variables.
+Options WithEnv(const std::string& dir, std::vector<std::string> env) {
+  Options options = InDir(dir);
+  options.clear_env = true;
+  env.push_back("LC_ALL=C");
+  env.push_back("PATH=/usr/bin:/bin");
+  options.env = env;
+  return options;
+}
+
+TEST(NohupTest, UsageAndExitStatus) {
+  for (const Case& c : std::vector<Case>{
+           {"missing operand", {"nohup"}, 125, "", "nohup: missing operand\n" + std::string(kTry)},
+           {"-- alone is a missing operand", {"nohup", "--"}, 125, "", "nohup: missing operand\n" + std::string(kTry)},
+           {"invalid option", {"nohup", "-x"}, 125, "", "nohup: invalid option -- 'x'\n" + std::string(kTry)},
+           {"unrecognized option", {"nohup", "--bogus"}, 125, "",
+            "nohup: unrecognized option '--bogus'\n" + std::string(kTry)},
+           {"runs the command", {"nohup", "printf", "%s", "x"}, 0, "x", ""},
+           {"-- then the command", {"nohup", "--", "printf", "%s", "x"}, 0, "x", ""},
+           {"command options pass through", {"nohup", "printf", "%s", "--help"}, 0, "--help", ""},
+           {"command status passes through", {"nohup", "sh", "-c", "exit 7"}, 7, "", ""},
+           {"not found is 127", {"nohup", "nonexist"}, 127, "",
+            "nohup: failed to run command 'nonexist': No such file or directory\n"},
+           {"--help as a command is not found", {"nohup", "--", "--help"}, 127, "",
+            "nohup: failed to run command '--help': No such file or directory\n"},
+           {"not executable is 126", {"nohup", "/etc/passwd"}, 126, "",
+            "nohup: failed to run command '/etc/passwd': Permission denied\n"},
+           {"a directory is 126", {"nohup", "/"}, 126, "", "nohup: failed to run command '/': Permission denied\n"},
+           {"the program name is argv[0]", {"/x/nohup"}, 125, "",
+            "/x/nohup: missing operand\nTry '/x/nohup --help' for more information.\n"},
+       }) {
+    ExpectCase(c);
+  }
+}
+
+TEST(NohupTest, PosixlyCorrect) {
+  Options posix;
+  posix.env = {"POSIXLY_CORRECT=1"};
+  for (const Case& c : std::vector<Case>{
+           {"missing operand is 127", {"nohup"}, 127, "", "nohup: missing operand\n" + std::string(kTry)},
+           {"invalid option is 127", {"nohup", "-x"}, 127, "", "nohup: invalid option -- 'x'\n" + std::string(kTry)},
+           {"not found is still 127", {"nohup", "nonexist"}, 127, "",
+            "nohup: failed to run command 'nonexist': No such file or directory\n"},
+           {"not executable is still 126", {"nohup", "/etc/passwd"}, 126, "",
+            "nohup: failed to run command '/etc/passwd': Permission denied\n"},
+           {"the command's status", {"nohup", "sh", "-c", "exit 3"}, 3, "", ""},
+       }) {
+    ExpectCase(c, posix);
+  }
+  posix.stdout_path = "/dev/full";
+  Result r = Invoke({"nohup", "--help"}, posix);
+  EXPECT_EQ(r.status, 127);
+  EXPECT_EQ(r.err, "nohup: write error: No space left on device\n");
+}
+
+TEST(NohupTest, HelpAndVersion) {
+  Result help = Invoke({"nohup", "--help", "x"});
+  EXPECT_EQ(help.status, 0);
+  EXPECT_EQ(help.out.substr(0, 52), "Usage: nohup COMMAND [ARG]...\n  or:  nohup OPTION\nRu");
+  // A difference from GNU: its last four lines (web and translation links) are left out.
+  const std::string end = "To save output to FILE, use 'nohup COMMAND > FILE'.\n";
+  ASSERT_GE(help.out.size(), end.size());
+  EXPECT_EQ(help.out.substr(help.out.size() - end.size()), end);
+  EXPECT_EQ(Invoke({"nohup", "--hel"}).out, help.out);
+  ExpectCase({"version (differs from GNU: no copyright block)", {"nohup", "--version", "--help"}, 0,
+              "nohup (coreutils) 0.1.0\nWritten from GNU coreutils' documented behaviour; shares no code with it.\n",
+              ""});
+  Options full;
+  full.stdout_path = "/dev/full";
+  Result r = Invoke({"nohup", "--version"}, full);
+  EXPECT_EQ(r.status, 125);
+  EXPECT_EQ(r.err, "nohup: write error: No space left on device\n");
+}
+
+TEST(NohupTest, HangupIsIgnored) {
+  ExpectCase({"SIGHUP ignored in the command", {"nohup", "sed", "-n", "/^SigIgn/p", "/proc/self/status"}, 0,
+              "SigIgn:\t0000000000000001\n", ""});
+  ExpectCase({"the command survives a hangup", {"nohup", "sh", "-c", "kill -HUP $$; echo alive"}, 0, "alive\n", ""});
+}
+
+TEST(NohupTest, NoTerminalChangesNothing) {
+  const std::string dir = MakeTempDir();
+  Options options = InDir(dir);
+  options.input = "in\n";
+  ExpectCase({"output and input pass through", {"nohup", "sh", "-c", "cat; echo err >&2"}, 0, "in\n", "err\n"},
+             options);
+  EXPECT_FALSE(Exists(dir + "/nohup.out"));
+}
+
+TEST(NohupTest, TerminalOnStdin) {
+  const std::string dir = MakeTempDir();
+  TtyResult r = RunWithTty({0}, kReadStdin, InDir(dir));
+  EXPECT_EQ(r.result.status, 0);
+  EXPECT_EQ(r.result.out, "/dev/null\nunreadable\n");  // Open, but write-only: reads fail at once.
+  EXPECT_EQ(r.result.err, "nohup: ignoring input\n");
+  EXPECT_EQ(r.tty, "");
+  EXPECT_FALSE(Exists(dir + "/nohup.out"));
+}
+
+TEST(NohupTest, TerminalOnStdout) {
+  const std::string dir = MakeTempDir();
+  TtyResult r = RunWithTty({1}, kOutErr, InDir(dir));
+  EXPECT_EQ(r.result.status, 0);
+  EXPECT_EQ(r.result.err, "nohup: appending output to 'nohup.out'\nerr\n");
+  EXPECT_EQ(r.tty, "");
+  EXPECT_EQ(ReadFile(dir + "/nohup.out"), "out\n");
+  EXPECT_EQ(Mode(dir + "/nohup.out"), 0600);
+}
+
+TEST(NohupTest, TerminalOnStderr) {
+  const std::string dir = MakeTempDir();
+  TtyResult r = RunWithTty({2}, kOutErr, InDir(dir));
+  EXPECT_EQ(r.result.status, 0);
+  EXPECT_EQ(r.result.out, "out\nerr\n");
+  EXPECT_EQ(r.tty, "nohup: redirecting stderr to stdout\n");
+  EXPECT_FALSE(Exists(dir + "/nohup.out"));
+}
+
+TEST(NohupTest, TerminalOnStdinAndStdout) {
+  const std::string dir = MakeTempDir();
+  TtyResult r = RunWithTty({0, 1}, kReadStdin, InDir(dir));
+  EXPECT_EQ(r.result.status, 0);
+  EXPECT_EQ(r.result.err, "nohup: ignoring input and appending output to 'nohup.out'\n");
+  EXPECT_EQ(r.tty, "");
+  EXPECT_EQ(ReadFile(dir + "/nohup.out"), "/dev/null\nunreadable\n");
+}
+
+TEST(NohupTest, TerminalOnStdinAndStderr) {
+  const std::string dir = MakeTempDir();
+  TtyResult r = RunWithTty({0, 2}, kOutErr, InDir(dir));
+  EXPECT_EQ(r.result.status, 0);
+  EXPECT_EQ(r.result.out, "out\nerr\n");
+  EXPECT_EQ(r.tty, "nohup: ignoring input and redirecting stderr to stdout\n");
+}
+
+TEST(NohupTest, TerminalOnStdoutAndStderr) {
+  const std::string dir = MakeTempDir();
+  TtyResult r = RunWithTty({1, 2}, kOutErr, InDir(dir));
+  EXPECT_EQ(r.result.status, 0);
+  EXPECT_EQ(r.tty, "nohup: appending output to 'nohup.out'\n");
+  EXPECT_EQ(ReadFile(dir + "/nohup.out"), "out\nerr\n");
+}
+
+TEST(NohupTest, TerminalEverywhere) {
+  const std::string dir = MakeTempDir();
+  TtyResult r = RunWithTty({0, 1, 2}, kOutErr, InDir(dir));
+  EXPECT_EQ(r.result.status, 0);
+  EXPECT_EQ(r.tty, "nohup: ignoring input and appending output to 'nohup.out'\n");
+  EXPECT_EQ(ReadFile(dir + "/nohup.out"), "out\nerr\n");
+  EXPECT_EQ(Mode(dir + "/nohup.out"), 0600);
+}
+
+TEST(NohupTest, ClosedStdoutAndTerminalStderr) {
+  // GNU: stderr goes to nohup.out, stdout stays closed, and both messages are printed.
+  const std::string dir = MakeTempDir();
+  Options options = InDir(dir);
+  options.close_stdout = true;
+  TtyResult r = RunWithTty({2}, {"nohup", "sh", "-c", "echo out 2>/dev/null || echo no stdout >&2"}, options);
+  EXPECT_EQ(r.result.status, 0);
+  EXPECT_EQ(r.tty, "nohup: appending output to 'nohup.out'\nnohup: redirecting stderr to stdout\n");
+  EXPECT_EQ(ReadFile(dir + "/nohup.out"), "no stdout\n");
+}
+
+TEST(NohupTest, AppendsToAnExistingFileAndKeepsItsMode) {
+  const std::string dir = MakeTempDir();
+  std::ofstream(dir + "/nohup.out") << "before\n";
+  chmod((dir + "/nohup.out").c_str(), 0644);
+  TtyResult r = RunWithTty({1}, {"nohup", "echo", "after"}, InDir(dir));
+  EXPECT_EQ(r.result.status, 0);
+  EXPECT_EQ(ReadFile(dir + "/nohup.out"), "before\nafter\n");
+  EXPECT_EQ(Mode(dir + "/nohup.out"), 0644);
+}
+
+TEST(NohupTest, ModeIsExactly0600WhateverTheUmask) {
+  for (mode_t mask : {0, 022, 0277, 0777}) {
+    const std::string dir = MakeTempDir();
+    Options options = InDir(dir);
+    options.before_exec = [mask] { umask(mask); };
+    TtyResult r = RunWithTty({1}, {"nohup", "true"}, options);
+    EXPECT_EQ(r.result.status, 0) << mask;
+    EXPECT_EQ(Mode(dir + "/nohup.out"), 0600) << mask;
+  }
+}
+
+TEST(NohupTest, FallsBackToHome) {
+  const std::string home = MakeTempDir();
+  // /proc: nothing can be created there, whoever runs the test.
+  TtyResult r = RunWithTty({1}, {"nohup", "echo", "hi"}, WithEnv("/proc", {"HOME=" + home}));
+  EXPECT_EQ(r.result.status, 0);
+  EXPECT_EQ(r.result.err, "nohup: appending output to '" + home + "/nohup.out'\n");
+  EXPECT_EQ(ReadFile(home + "/nohup.out"), "hi\n");
+  EXPECT_EQ(Mode(home + "/nohup.out"), 0600);
+}
+
+TEST(NohupTest, HomeWithATrailingSlash) {
+  const std::string home = MakeTempDir();
+  TtyResult r = RunWithTty({1}, {"nohup", "true"}, WithEnv("/proc", {"HOME=" + home + "/"}));
+  EXPECT_EQ(r.result.err, "nohup: appending output to '" + home + "/nohup.out'\n");
+}
+
+TEST(NohupTest, CannotOpenEither) {
+  const std::string kCwd = "nohup: failed to open 'nohup.out': No such file or directory\n";
+  TtyResult both = RunWithTty({1}, {"nohup", "echo", "hi"}, WithEnv("/proc", {"HOME=/proc/nope"}));
+  EXPECT_EQ(both.result.status, 125);
+  EXPECT_EQ(both.result.err, kCwd + "nohup: failed to open '/proc/nope/nohup.out': No such file or directory\n");
+  EXPECT_EQ(both.tty, "");
+
+  TtyResult posix =
+      RunWithTty({1}, {"nohup", "echo", "hi"}, WithEnv("/proc", {"HOME=/proc/nope", "POSIXLY_CORRECT=1"}));
+  EXPECT_EQ(posix.result.status, 127);
+
+  TtyResult no_home = RunWithTty({1}, {"nohup", "echo", "hi"}, WithEnv("/proc", {}));
+  EXPECT_EQ(no_home.result.status, 125);
+  EXPECT_EQ(no_home.result.err, kCwd);
+
+  TtyResult empty_home = RunWithTty({1}, {"nohup", "echo", "hi"}, WithEnv("/proc", {"HOME="}));
+  EXPECT_EQ(empty_home.result.status, 125);
+  EXPECT_EQ(empty_home.result.err, kCwd + kCwd);  // An empty HOME is the current directory again.
+
+  TtyResult on_tty = RunWithTty({1, 2}, {"nohup", "echo", "hi"}, WithEnv("/proc", {"HOME=/proc/nope"}));
+  EXPECT_EQ(on_tty.result.status, 125);
+  EXPECT_EQ(on_tty.tty, kCwd + "nohup: failed to open '/proc/nope/nohup.out': No such file or directory\n");
+}
+
+TEST(NohupTest, ExecFailureIsReportedOnTheTerminal) {
+  const std::string dir = MakeTempDir();
+  TtyResult r = RunWithTty({1, 2}, {"nohup", "nonexist"}, InDir(dir));
+  EXPECT_EQ(r.result.status, 127);
+  EXPECT_EQ(r.tty, "nohup: appending output to 'nohup.out'\n"
+                   "nohup: failed to run command 'nonexist': No such file or directory\n");
+  EXPECT_EQ(ReadFile(dir + "/nohup.out"), "");
+
+  TtyResult stderr_only = RunWithTty({2}, {"nohup", "/etc/passwd"}, InDir(dir));
+  EXPECT_EQ(stderr_only.result.status, 126);
+  EXPECT_EQ(stderr_only.result.out, "");
+  EXPECT_EQ(stderr_only.tty, "nohup: redirecting stderr to stdout\n"
+                             "nohup: failed to run command '/etc/passwd': Permission denied\n");
+}
+
+}  // namespace
+}  // namespace coreutils_testing

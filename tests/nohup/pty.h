@@ -1,0 +1,35 @@
+// tests/nohup/pty.h -- a pseudo-terminal to hand to a child on chosen descriptors, for nohup's terminal rules.
+#ifndef TESTS_NOHUP_PTY_H_
+#define TESTS_NOHUP_PTY_H_
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace coreutils_testing {
+
+// Opens a pty pair in raw mode (no "\n" -> "\r\n"), both ends close-on-exec. Not copyable.
+class Pty {
+ public:
+  Pty();
+  ~Pty();
+  Pty(const Pty&) = delete;
+  Pty& operator=(const Pty&) = delete;
+
+  bool ok() const { return master_ >= 0 && slave_ >= 0; }
+
+  // For Options::before_exec: puts the terminal on each of fds in the child (dup2 of the slave end).
+  std::function<void()> OnFds(std::vector<int> fds) const;
+
+  // Everything written to the terminal, read after the child has exited. Closes the parent's slave end first,
+  // so call it once.
+  std::string Drain();
+
+ private:
+  int master_ = -1;
+  int slave_ = -1;
+};
+
+}  // namespace coreutils_testing
+
+#endif  // TESTS_NOHUP_PTY_H_
