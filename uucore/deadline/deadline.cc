@@ -6,14 +6,17 @@
 // next wake; an arm compares its deadline with it and wakes the timer thread (mutex + condvar) only if earlier.
 // Disarm pops the slot and tells nobody: the timer finds nothing due when it wakes, and sleeps again.
 //
-// Two store-then-load races are resolved Dekker-style, with the heavy side on the timer thread:
+// Two store-then-load races are resolved Dekker-style:
 //   arm:     publish slot (store depth), then load earliest  |  timer: earliest = never, then scan every stack
 //   disarm:  store state = cancelled, then load busy          |  timer: busy = gen, then load state
-// The timer thread's side calls membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED), which runs a full memory barrier on
-// every CPU running one of our threads, so the arming side needs only a compiler barrier: no locked instruction
-// on the fast path (the folly/Userspace-RCU "asymmetric fence"). Where membarrier is unavailable (old kernels,
-// seccomp), both sides use sequentially consistent operations instead. Every shared field is a std::atomic, and
-// data reach the timer through release/acquire pairs, so ThreadSanitizer checks the rest.
+// The first is on the hot path of every arm, so its heavy side is on the timer thread: membarrier(MEMBARRIER_CMD_
+// PRIVATE_EXPEDITED) runs a full memory barrier on every CPU running one of our threads, and the arming side needs
+// only a compiler barrier (the folly/Userspace-RCU "asymmetric fence"). The timer issues it once per wake-up,
+// after firing what is due, so its cost (2 us typically, but 100+ us at p99 in a loaded VM, where the IPI waits
+// for a preempted vCPU) stays off the firing path. The second race is on the firing path, so both sides use
+// sequentially consistent operations (one locked instruction per disarm, ~5 ns). Where membarrier is unavailable
+// (old kernels, seccomp, or UUCORE_DEADLINE_NO_MEMBARRIER=1), arm uses seq_cst too. Every shared field is a
+// std::atomic, and data reach the timer through release/acquire pairs, so ThreadSanitizer checks the rest.
 #include "uucore/deadline/deadline.h"
 
 #include <linux/futex.h>
@@ -58,6 +61,7 @@ struct alignas(64) ThreadState {
   Chunk first;
   std::atomic<uint32_t> depth{0};     // armed slots, published by the owner
   std::atomic<uint32_t> wake_seq{0};  // futex word: bumped by the timer each time it releases a slot
+  std::atomic<uint32_t> waiting{0};   // the owner is (about to be) waiting on wake_seq
   std::atomic<bool> in_use{false};
   std::atomic<pthread_t> thread{};
   ThreadState* next_state = nullptr;  // registry list; immutable once published
@@ -149,7 +153,9 @@ void InstallInterruptHandler() {
 }
 
 void RegisterMembarrier() {
-  g_hot.symmetric = syscall(__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) != 0;
+  const char* off = getenv("UUCORE_DEADLINE_NO_MEMBARRIER");  // forces the fallback, for tests and measurements
+  g_hot.symmetric = (off != nullptr && off[0] == '1') ||
+                    syscall(__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) != 0;
 }
 
 void ForkPrepare() { g_sync->mu.lock(); }
@@ -297,11 +303,23 @@ struct Timer {
 
   // One wake-up: fire what is due, then publish the next wake-up time.
   static void Round(std::vector<Action>& actions, std::vector<Kick>& kicks) {
+    int64_t now = PreciseNow();
+    Scan(now, actions, kicks, nullptr);  // fire first: the barrier below is slow in the tail
+    if (!actions.empty()) Act(actions, kicks, now);
     g_hot.earliest.store(kNever, std::memory_order_seq_cst);
     HeavyBarrier();  // every arm either sees kNever (and lowers it) or is seen by the scan below
-    int64_t now = PreciseNow();
+    now = PreciseNow();
     ObserveCoarseLag(now);
     int64_t next = kNever;
+    Scan(now, actions, kicks, &next);
+    if (!actions.empty()) Act(actions, kicks, now);
+    for (const Kick& k : kicks) next = std::min(next, k.at);
+    LowerEarliestFromTimer(next);
+  }
+
+  // Collects into `actions` the armed, unexpired slots due at `now` and the due interrupt repeats; with `next`,
+  // also the earliest deadline not yet due.
+  static void Scan(int64_t now, std::vector<Action>& actions, const std::vector<Kick>& kicks, int64_t* next) {
     actions.clear();
     for (ThreadState* ts = g_states.load(std::memory_order_acquire); ts != nullptr; ts = ts->next_state) {
       uint32_t depth = ts->depth.load(std::memory_order_seq_cst);
@@ -315,17 +333,14 @@ struct Timer {
         if (slot->fired.load(std::memory_order_relaxed) == generation) continue;
         if (deadline <= now) {
           actions.push_back({ts, slot, generation, false});
-        } else {
-          next = std::min(next, deadline);
+        } else if (next != nullptr) {
+          *next = std::min(*next, deadline);
         }
       }
     }
-    for (Kick& k : kicks) {
+    for (const Kick& k : kicks) {
       if (k.at <= now) actions.push_back({k.ts, k.slot, k.generation, true});
     }
-    if (!actions.empty()) Act(actions, kicks, now);
-    for (const Kick& k : kicks) next = std::min(next, k.at);
-    LowerEarliestFromTimer(next);
   }
 
   static void LowerEarliestFromTimer(int64_t next) {
@@ -334,11 +349,11 @@ struct Timer {
     }
   }
 
-  // Claim every due slot, then (after one barrier) act on those still armed by the same generation.
+  // Claims each due slot, and acts on it if it is still armed by the same generation.
   static void Act(const std::vector<Action>& actions, std::vector<Kick>& kicks, int64_t now) {
-    for (const Action& a : actions) a.slot->busy.store(a.generation, std::memory_order_seq_cst);
-    HeavyBarrier();  // every disarm either sees busy (and waits) or is seen as cancelled below
     for (const Action& a : actions) {
+      // Every disarm either sees busy (and waits for it) or is seen as cancelled here: both sides are seq_cst.
+      a.slot->busy.store(a.generation, std::memory_order_seq_cst);
       Slot* slot = a.slot;
       bool armed = slot->state.load(std::memory_order_seq_cst) == (a.generation << 1 | 1);
       if (armed) {
@@ -355,9 +370,9 @@ struct Timer {
         }
       }
       if (!armed) RemoveKick(kicks, a);
-      slot->busy.store(0, std::memory_order_release);
-      a.ts->wake_seq.fetch_add(1, std::memory_order_release);
-      FutexWakeAll(&a.ts->wake_seq);
+      slot->busy.store(0, std::memory_order_seq_cst);
+      a.ts->wake_seq.fetch_add(1, std::memory_order_seq_cst);
+      if (a.ts->waiting.load(std::memory_order_seq_cst) != 0) FutexWakeAll(&a.ts->wake_seq);
     }
   }
 
@@ -476,19 +491,16 @@ bool ScopedDeadline::Disarm() {
     deadline_internal::Die("ScopedDeadline disarmed out of order or on another thread");
   }
   Slot* slot = slot_;
-  if (g_hot.symmetric) {
-    slot->state.store(generation_ << 1, std::memory_order_seq_cst);
-  } else {
-    slot->state.store(generation_ << 1, std::memory_order_release);
-    deadline_internal::CompilerBarrier();
-  }
+  slot->state.store(generation_ << 1, std::memory_order_seq_cst);
   if (slot->busy.load(std::memory_order_seq_cst) == generation_) {
     // The timer thread is acting on this deadline (maybe running on_expiry): wait until it lets go.
+    ts->waiting.store(1, std::memory_order_seq_cst);
     for (;;) {
-      uint32_t seq = ts->wake_seq.load(std::memory_order_acquire);
-      if (slot->busy.load(std::memory_order_acquire) != generation_) break;
+      uint32_t seq = ts->wake_seq.load(std::memory_order_seq_cst);
+      if (slot->busy.load(std::memory_order_seq_cst) != generation_) break;
       deadline_internal::FutexWait(&ts->wake_seq, seq);
     }
+    ts->waiting.store(0, std::memory_order_relaxed);
   }
   expired_ = slot->fired.load(std::memory_order_acquire) == generation_;
   ts->depth.store(depth_, std::memory_order_release);

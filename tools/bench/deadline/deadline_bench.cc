@@ -1,0 +1,86 @@
+// tools/bench/deadline/deadline_bench.cc -- "arm a 1 s deadline, run an empty block, disarm", in ops/s, for
+// uucore/deadline and its anchors (Asio, libuv, mutex+multimap+condvar, a thread per call), on 1 and 2 threads,
+// in one run. items_per_second is the aggregate over the benchmark's threads.
+#include <chrono>
+
+#include "absl/time/time.h"
+#include "benchmark/benchmark.h"
+#include "tools/bench/deadline/anchors.h"
+#include "uucore/deadline/deadline.h"
+
+namespace deadline_bench {
+namespace {
+
+constexpr std::chrono::seconds kTimeout(1);
+
+void BM_Ours(benchmark::State& state) {
+  for (auto _ : state) {
+    uucore::ScopedDeadline deadline(absl::Seconds(1));
+    benchmark::DoNotOptimize(&deadline);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_Ours)->Threads(1)->Threads(2)->UseRealTime();
+
+void BM_OursRunWithTimeout(benchmark::State& state) {
+  for (auto _ : state) {
+    absl::StatusOr<int> r = uucore::RunWithTimeout(absl::Seconds(1), [] { return 1; });
+    benchmark::DoNotOptimize(r);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_OursRunWithTimeout)->Threads(1)->Threads(2)->UseRealTime();
+
+void BM_Asio(benchmark::State& state) {
+  static AsioTimers* timers = new AsioTimers;
+  for (auto _ : state) {
+    AsioTimers::Handle h = timers->Arm(kTimeout, nullptr);
+    benchmark::ClobberMemory();
+    timers->Disarm(h);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_Asio)->Threads(1)->Threads(2)->UseRealTime();
+
+void BM_Libuv(benchmark::State& state) {
+  static UvTimers* timers = new UvTimers;
+  for (auto _ : state) {
+    UvTimers::Handle h = timers->Arm(kTimeout, nullptr);
+    benchmark::ClobberMemory();
+    timers->Disarm(h);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_Libuv)->Threads(1)->Threads(2)->UseRealTime();
+
+template <bool kNotifyAlways>
+void BM_MutexMultimap(benchmark::State& state) {
+  static MultimapTimers* timers = new MultimapTimers(kNotifyAlways);
+  for (auto _ : state) {
+    MultimapTimers::Handle h;
+    timers->Arm(kTimeout, nullptr, &h);
+    benchmark::ClobberMemory();
+    timers->Disarm(&h);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK_TEMPLATE(BM_MutexMultimap, true)->Name("BM_MutexMultimap/notify_always")->Threads(1)->Threads(2)
+    ->UseRealTime();
+BENCHMARK_TEMPLATE(BM_MutexMultimap, false)->Name("BM_MutexMultimap/notify_if_earliest")->Threads(1)->Threads(2)
+    ->UseRealTime();
+
+void BM_ThreadPerCall(benchmark::State& state) {
+  ThreadPerCall timers;
+  for (auto _ : state) {
+    ThreadPerCall::Handle h;
+    timers.Arm(kTimeout, nullptr, &h);
+    timers.Disarm(&h);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_ThreadPerCall)->Threads(1)->Threads(2)->UseRealTime();
+
+}  // namespace
+}  // namespace deadline_bench
+
+BENCHMARK_MAIN();
