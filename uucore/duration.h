@@ -25,7 +25,8 @@ inline constexpr absl::Duration kMaxKernelWait = absl::Seconds(0x7fffffff);
 // whitespace, are not. Independent of the locale (the decimal point is always '.').
 //
 // Values too large to represent saturate to absl::InfiniteDuration() ("effectively forever"), never overflow.
-// A positive value below one nanosecond rounds up to one nanosecond, never down to zero (0 means "no timeout").
+// Values are rounded to the nearest nanosecond, except that a positive value below one nanosecond rounds up to one
+// nanosecond, never down to zero (0 means "no timeout"). A value that strtod underflows to 0 ("1e-400") is 0, as in GNU.
 //
 // Error: InvalidArgument "invalid time interval 'ARG'" (ARG quoted as uucore::Quote does) for the empty string,
 // negative values, NaN, an unknown or repeated suffix ("42D", "1ss") and anything else unparsable.
