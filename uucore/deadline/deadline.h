@@ -113,7 +113,7 @@ struct DeadlineOptions {
 // Accuracy: a deadline never fires early, and fires as soon as the timer thread is scheduled after it (the timer
 // thread sleeps with 1 ns timer slack; tools/bench/deadline/README.md has the measured lateness). For a timeout
 // of at least 40 coarse margins (480 ms with Linux's usual 4 ms tick) that is not precise_clock, "now" is read from
-// CLOCK_MONOTONIC_COARSE (a third of the cost of CLOCK_MONOTONIC) plus a margin of three coarse ticks, raised to
+// CLOCK_MONOTONIC_COARSE (6.5 ns instead of 28 ns here) plus a margin of three coarse ticks, raised to
 // twice the largest lag of the coarse clock the timer thread has observed: such deadlines fire up to one margin
 // (2.5% of the timeout at most) late. They can fire early only if the kernel's coarse clock lagged the precise
 // one by more than that margin when arming (observed lag here: 2-7 ms for a 12 ms margin).
