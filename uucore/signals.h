@@ -11,9 +11,15 @@ namespace uucore {
 
 // ParseSignal()
 //
-// Parses a signal as GNU's timeout, kill and env accept it: a decimal number ("9"), a name with or without the
-// SIG prefix ("KILL", "SIGKILL"), and the real-time forms "RTMIN", "RTMIN+n", "RTMAX", "RTMAX-n". Names are
-// matched as GNU matches them (see signals.cc for case rules). "0"/"EXIT" are accepted only when allow_zero.
+// Parses a signal as GNU's timeout, kill and env accept it (GNU's operand2sig):
+//   - a decimal number ("9", "015"). A number above 128 is read as a shell exit status, as GNU does: from 129 to
+//     254 only its low 7 bits count ("143" is TERM), from 255 its low 8 bits ("271" is TERM, ksh's 256 + N);
+//   - a name in any case, with or without one "SIG" prefix ("KILL", "kill", "SigKill"), including the aliases
+//     IOT, CLD and IO; after "SIG" a plain number is also a name ("SIG15"), without the exit-status reading;
+//   - the real-time forms "RTMIN", "RTMIN+n", "RTMAX", "RTMAX-n", relative to SIGRTMIN/SIGRTMAX at run time. The
+//     offset is read as GNU's strtol reads it, so "RTMIN1", "RTMIN 1" and "RTMAX+0" are accepted too.
+// The result must be a known signal (IsKnownSignal(): 32 and 33 are not). "0", "SIG0" and "EXIT" give 0 only when
+// allow_zero (GNU's kill -0 and timeout accept 0; env does not).
 //
 // Error: InvalidArgument "'ARG': invalid signal" (ARG quoted as uucore::Quote does; the caller adds its name).
 [[nodiscard]] absl::StatusOr<int> ParseSignal(absl::string_view arg, bool allow_zero = false);
@@ -26,13 +32,19 @@ std::string SignalName(int signal);
 
 // MaxSignal()
 //
-// The highest valid signal number (SIGRTMAX at run time); every number in 1..MaxSignal() is a signal, which is
-// how env --list-signal-handling and kill -l iterate.
+// The highest valid signal number (SIGRTMAX at run time). kill -l and env --list-signal-handling iterate
+// 1..MaxSignal() and skip the numbers that are not IsKnownSignal() (glibc keeps 32 and 33 for itself).
 int MaxSignal();
+
+// IsKnownSignal()
+//
+// True for 0 ("EXIT") and for every number that has a signal name: 1-31 and SIGRTMIN..SIGRTMAX on Linux.
+bool IsKnownSignal(int signal);
 
 // SignalDescription()
 //
-// strsignal()-style text for kill -L/-t ("Terminated", "Real-time signal 3"), independent of the locale.
+// glibc's strsignal() text in the C locale, for kill -L/-t ("Terminated", "Real-time signal 3", and
+// "Unknown signal 32" for a number without a name), independent of the process locale.
 std::string SignalDescription(int signal);
 
 }  // namespace uucore
