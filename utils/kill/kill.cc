@@ -1,9 +1,222 @@
-// PLACEHOLDER: replaced by the real utility; registered so the table is stable while it is written.
+// kill -- send a signal to processes, or list signals. Follows GNU kill(1) 9.1 as its manual documents it (GNU's
+// kill is not installed here: /usr/bin/kill is procps's); tests/kill/kill_test.cc pins it and the differences.
+constexpr char kHelp[] = R"(Usage: %s [-s SIGNAL | -SIGNAL] PID...
+  or:  %s -l [SIGNAL]...
+  or:  %s -t [SIGNAL]...
+Send signals to processes, or list signals.
+
+Mandatory arguments to long options are mandatory for short options too.
+  -s, --signal=SIGNAL, -SIGNAL
+                   specify the name or number of the signal to be sent
+  -l, --list       list signal names, or convert signal names to/from numbers
+  -t, --table      print a table of signal information
+      --help        display this help and exit
+      --version     output version information and exit
+
+SIGNAL may be a signal name like 'HUP', or a signal number like '1',
+or the exit status of a process terminated by a signal.
+PID is an integer; if negative it identifies a process group.
+)";
+// Sending: SIGNAL defaults to TERM; 0 only checks that each PID could be signalled. PID 0 is our process group,
+// -1 every process we may signal, -N process group N. -SIGNAL (a digit or upper-case letter after '-', as -9,
+// -KILL, -RTMIN+1) works only as the first argument; after it a negative number is a PID, so `kill -9 -1` and
+// `kill -s TERM -1` need no `--`. -n SIGNAL (bash) and -L (= -t) are accepted silently, as GNU does.
+// Options come before PIDs ('+': parsing stops at the first PID; GNU permutes, see the test "options after a PID").
+// Every PID is tried; a bad one is reported ("kill: 'x': invalid process id", "kill: '99999': No such process").
+// Listing: -l with no SIGNAL prints every signal name, one per line; -l SIGNAL prints the number for a name and
+// the name for a number (a shell exit status such as 143 names its signal: TERM). -t prints "NUM NAME DESCRIPTION"
+// rows. A bad SIGNAL operand is reported ("kill: 'FOO': invalid signal") and the others are still listed.
+// Exit status: 0 if every PID was signalled / every SIGNAL listed; 1 otherwise, on a usage error (bad -s SIGNAL,
+// no PID, -l with -s, two -l/-t, two signals: message and Try line) and on a write error.
 #include "utils/kill/kill.h"
 
-#include "uucore/cli.h"
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/types.h>
 
-int KillMain(int, char*[]) {
-  uucore::Error("not built yet");
-  return uucore::FailureStatus();
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+#include "uucore/cli.h"
+#include "uucore/quote.h"
+#include "uucore/signals.h"
+
+namespace {
+
+// '+': options come first. Digits and upper-case letters take an optional attached argument so that -9, -15,
+// -KILL and -RTMIN+1 reach us whole as -SIGNAL; L is the table option, not a signal's first letter.
+constexpr char kShortOptions[] =
+    "+0::1::2::3::4::5::6::7::8::9::A::B::C::D::E::F::G::H::I::J::K::M::N::O::P::Q::R::S::T::U::V::W::X::Y::Z::"
+    "Lln:s:t";
+enum { kHelpOption = 256, kVersionOption };
+constexpr option kLongOptions[] = {
+    {"list", no_argument, nullptr, 'l'},
+    {"signal", required_argument, nullptr, 's'},
+    {"table", no_argument, nullptr, 't'},
+    {"help", no_argument, nullptr, kHelpOption},
+    {"version", no_argument, nullptr, kVersionOption},
+    {nullptr, 0, nullptr, 0},
+};
+
+struct Options {  // Everything Run() needs; no globals.
+  int signal = SIGTERM;
+  bool signal_given = false, list = false, table = false;
+  char** operands = nullptr;  // PIDs, or SIGNALs to list; null-terminated.
+  int finished_status = -1;   // >= 0: --help or --version already answered with this status.
+};
+
+absl::StatusOr<Options> ParseArgs(int argc, char* argv[]);  // No side effects beyond --help/--version.
+int Run(const Options& options);                             // Returns the exit status.
+
+bool IsSignalOption(int c) { return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z' && c != 'L'); }
+
+absl::StatusOr<Options> ParseArgs(int argc, char* argv[]) {
+  Options options;
+  optind = 0;  // glibc: a full reset, as Main may run twice in one process.
+  for (;;) {
+    const int element = optind < 1 ? 1 : optind;  // The argv element the next option comes from.
+    const int c = getopt_long(argc, argv, kShortOptions, kLongOptions, nullptr);
+    if (c == -1) break;
+    const char* signal_arg = optarg;
+    if (IsSignalOption(c)) {
+      // -SIGNAL only as the first argument; later, "-1" or "-KILL" is a PID (a process group), as in GNU.
+      if (element != 1) {
+        optind = element;
+        break;
+      }
+      signal_arg = argv[1] + 1;
+    }
+    switch (c) {
+      case 'l':
+      case 't':
+      case 'L':
+        if (options.list) return absl::InvalidArgumentError("multiple -l or -t options specified");
+        options.list = true;
+        options.table = c != 'l';
+        break;
+      case '?':
+        return absl::InvalidArgumentError("");  // getopt has already said what was wrong.
+      case kHelpOption:
+        options.finished_status = uucore::Help(kHelp);
+        return options;
+      case kVersionOption:
+        options.finished_status = uucore::Version("kill");
+        return options;
+      default: {  // -s, -n, --signal, -SIGNAL.
+        if (options.signal_given) {
+          return absl::InvalidArgumentError(absl::StrCat(uucore::Quote(signal_arg), ": multiple signals specified"));
+        }
+        absl::StatusOr<int> signal = uucore::ParseSignal(signal_arg, /*allow_zero=*/true);
+        if (!signal.ok()) return signal.status();
+        options.signal = *signal;
+        options.signal_given = true;
+        break;
+      }
+    }
+  }
+  if (options.list && options.signal_given) {
+    return absl::InvalidArgumentError("cannot combine signal with -l or -t");
+  }
+  if (!options.list && optind >= argc) return absl::InvalidArgumentError("no process ID specified");
+  options.operands = argv + optind;
+  return options;
+}
+
+// A PID as GNU reads it (strtoimax, base 10): optional leading whitespace and sign, digits, nothing after, and
+// within pid_t.
+bool ParsePid(absl::string_view arg, pid_t* pid) {
+  while (!arg.empty() && strchr(" \t\n\v\f\r", arg.front()) != nullptr) arg.remove_prefix(1);
+  if (arg.empty() || arg.find_first_not_of("+-0123456789") != absl::string_view::npos) return false;
+  int32_t value = 0;  // pid_t is int32_t on Linux; SimpleAtoi takes one sign and rejects overflow.
+  if (!absl::SimpleAtoi(arg, &value)) return false;
+  *pid = value;
+  return true;
+}
+
+int SendSignals(int signal, char* const* pids) {
+  int status = uucore::kExitSuccess;
+  for (; *pids != nullptr; ++pids) {
+    pid_t pid = 0;
+    if (!ParsePid(*pids, &pid)) {
+      uucore::Error(absl::StrCat(uucore::Quote(*pids), ": invalid process id"));
+      status = uucore::kExitFailure;
+    } else if (kill(pid, signal) != 0) {
+      uucore::Error(absl::StrCat(uucore::Quote(*pids), ": ", strerror(errno)));
+      status = uucore::kExitFailure;
+    }
+  }
+  return status;
+}
+
+struct TableWidths {
+  int number = 1, name = 0;
+};
+
+// The widest number and name over every signal, so that a row for one SIGNAL lines up with the whole table.
+TableWidths ComputeWidths() {
+  TableWidths widths;
+  widths.number = static_cast<int>(absl::StrCat(uucore::MaxSignal()).size());
+  for (int signal = 1; signal <= uucore::MaxSignal(); ++signal) {
+    if (!uucore::IsKnownSignal(signal)) continue;
+    const int length = static_cast<int>(uucore::SignalName(signal).size());
+    if (length > widths.name) widths.name = length;
+  }
+  return widths;
+}
+
+void PrintRow(const TableWidths& widths, int signal) {
+  printf("%*d %-*s %s\n", widths.number, signal, widths.name, uucore::SignalName(signal).c_str(),
+         uucore::SignalDescription(signal).c_str());
+}
+
+int ListSignals(const Options& options) {
+  const TableWidths widths = options.table ? ComputeWidths() : TableWidths();
+  if (*options.operands == nullptr) {
+    for (int signal = 1; signal <= uucore::MaxSignal(); ++signal) {
+      if (!uucore::IsKnownSignal(signal)) continue;
+      if (options.table) {
+        PrintRow(widths, signal);
+      } else {
+        puts(uucore::SignalName(signal).c_str());
+      }
+    }
+    return uucore::kExitSuccess;
+  }
+  int status = uucore::kExitSuccess;
+  for (char* const* arg = options.operands; *arg != nullptr; ++arg) {
+    absl::StatusOr<int> signal = uucore::ParseSignal(*arg, /*allow_zero=*/true);
+    if (!signal.ok()) {
+      uucore::Error(signal.status());
+      status = uucore::kExitFailure;
+    } else if (options.table) {
+      PrintRow(widths, *signal);
+    } else if (**arg >= '0' && **arg <= '9') {  // A number (or exit status) converts to a name ...
+      puts(uucore::SignalName(*signal).c_str());
+    } else {  // ... and a name to a number.
+      printf("%d\n", *signal);
+    }
+  }
+  return status;
+}
+
+int Run(const Options& options) {
+  if (options.list) return uucore::Finish(ListSignals(options));
+  return SendSignals(options.signal, options.operands);
+}
+
+}  // namespace
+
+int KillMain(int argc, char* argv[]) {
+  absl::StatusOr<Options> options = ParseArgs(argc, argv);
+  if (!options.ok()) return uucore::UsageError(options.status());
+  if (options->finished_status >= 0) return options->finished_status;
+  return Run(*options);
 }

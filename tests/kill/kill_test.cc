@@ -1,0 +1,450 @@
+// kill: GNU kill(1) 9.1 as its manual documents it (GNU's kill is not installed here), one behaviour per case.
+// Signals are sent to real children of this test, which then check how each child died.
+#include <signal.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "tests/testing/run.h"
+
+namespace coreutils_testing {
+namespace {
+
+const char kTry[] = "Try 'kill --help' for more information.\n";
+
+const char kHelp[] = R"(Usage: kill [-s SIGNAL | -SIGNAL] PID...
+  or:  kill -l [SIGNAL]...
+  or:  kill -t [SIGNAL]...
+Send signals to processes, or list signals.
+
+Mandatory arguments to long options are mandatory for short options too.
+  -s, --signal=SIGNAL, -SIGNAL
+                   specify the name or number of the signal to be sent
+  -l, --list       list signal names, or convert signal names to/from numbers
+  -t, --table      print a table of signal information
+      --help        display this help and exit
+      --version     output version information and exit
+
+SIGNAL may be a signal name like 'HUP', or a signal number like '1',
+or the exit status of a process terminated by a signal.
+PID is an integer; if negative it identifies a process group.
+)";
+
+// Every signal GNU 9.1 lists here (names as `env --list-signal-handling` prints them; glibc's 32 and 33 have none).
+const char kList[] = R"(HUP
+INT
+QUIT
+ILL
+TRAP
+ABRT
+BUS
+FPE
+KILL
+USR1
+SEGV
+USR2
+PIPE
+ALRM
+TERM
+STKFLT
+CHLD
+CONT
+STOP
+TSTP
+TTIN
+TTOU
+URG
+XCPU
+XFSZ
+VTALRM
+PROF
+WINCH
+POLL
+PWR
+SYS
+RTMIN
+RTMIN+1
+RTMIN+2
+RTMIN+3
+RTMIN+4
+RTMIN+5
+RTMIN+6
+RTMIN+7
+RTMIN+8
+RTMIN+9
+RTMIN+10
+RTMIN+11
+RTMIN+12
+RTMIN+13
+RTMIN+14
+RTMIN+15
+RTMAX-14
+RTMAX-13
+RTMAX-12
+RTMAX-11
+RTMAX-10
+RTMAX-9
+RTMAX-8
+RTMAX-7
+RTMAX-6
+RTMAX-5
+RTMAX-4
+RTMAX-3
+RTMAX-2
+RTMAX-1
+RTMAX
+)";
+const char kTable[] = R"( 1 HUP      Hangup
+ 2 INT      Interrupt
+ 3 QUIT     Quit
+ 4 ILL      Illegal instruction
+ 5 TRAP     Trace/breakpoint trap
+ 6 ABRT     Aborted
+ 7 BUS      Bus error
+ 8 FPE      Floating point exception
+ 9 KILL     Killed
+10 USR1     User defined signal 1
+11 SEGV     Segmentation fault
+12 USR2     User defined signal 2
+13 PIPE     Broken pipe
+14 ALRM     Alarm clock
+15 TERM     Terminated
+16 STKFLT   Stack fault
+17 CHLD     Child exited
+18 CONT     Continued
+19 STOP     Stopped (signal)
+20 TSTP     Stopped
+21 TTIN     Stopped (tty input)
+22 TTOU     Stopped (tty output)
+23 URG      Urgent I/O condition
+24 XCPU     CPU time limit exceeded
+25 XFSZ     File size limit exceeded
+26 VTALRM   Virtual timer expired
+27 PROF     Profiling timer expired
+28 WINCH    Window changed
+29 POLL     I/O possible
+30 PWR      Power failure
+31 SYS      Bad system call
+34 RTMIN    Real-time signal 0
+35 RTMIN+1  Real-time signal 1
+36 RTMIN+2  Real-time signal 2
+37 RTMIN+3  Real-time signal 3
+38 RTMIN+4  Real-time signal 4
+39 RTMIN+5  Real-time signal 5
+40 RTMIN+6  Real-time signal 6
+41 RTMIN+7  Real-time signal 7
+42 RTMIN+8  Real-time signal 8
+43 RTMIN+9  Real-time signal 9
+44 RTMIN+10 Real-time signal 10
+45 RTMIN+11 Real-time signal 11
+46 RTMIN+12 Real-time signal 12
+47 RTMIN+13 Real-time signal 13
+48 RTMIN+14 Real-time signal 14
+49 RTMIN+15 Real-time signal 15
+50 RTMAX-14 Real-time signal 16
+51 RTMAX-13 Real-time signal 17
+52 RTMAX-12 Real-time signal 18
+53 RTMAX-11 Real-time signal 19
+54 RTMAX-10 Real-time signal 20
+55 RTMAX-9  Real-time signal 21
+56 RTMAX-8  Real-time signal 22
+57 RTMAX-7  Real-time signal 23
+58 RTMAX-6  Real-time signal 24
+59 RTMAX-5  Real-time signal 25
+60 RTMAX-4  Real-time signal 26
+61 RTMAX-3  Real-time signal 27
+62 RTMAX-2  Real-time signal 28
+63 RTMAX-1  Real-time signal 29
+64 RTMAX    Real-time signal 30
+)";
+
+std::string Usage(const std::string& message) { return "kill: " + message + "\n" + kTry; }
+
+TEST(KillTest, CommandLine) {
+  for (const Case& c : std::vector<Case>{
+           {"help", {"kill", "--help"}, 0, kHelp, ""},
+           {"abbreviated help", {"kill", "--he"}, 0, kHelp, ""},
+           {"version", {"kill", "--version"}, 0,
+            "kill (coreutils) 0.1.0\nWritten from GNU coreutils' documented behaviour; shares no code with it.\n", ""},
+           {"no PID", {"kill"}, 1, "", Usage("no process ID specified")},
+           {"-SIGNAL but no PID", {"kill", "-9"}, 1, "", Usage("no process ID specified")},
+           {"-s but no PID", {"kill", "-s", "KILL"}, 1, "", Usage("no process ID specified")},
+           {"a negative first PID without -- is -SIGNAL", {"kill", "-5000"}, 1, "", Usage("'5000': invalid signal")},
+           {"only --", {"kill", "--"}, 1, "", Usage("no process ID specified")},
+           {"invalid -s signal", {"kill", "-s", "FOO", "1"}, 1, "", Usage("'FOO': invalid signal")},
+           {"invalid --signal", {"kill", "--signal=FOO", "1"}, 1, "", Usage("'FOO': invalid signal")},
+           {"invalid -SIGNAL", {"kill", "-FOO", "1"}, 1, "", Usage("'FOO': invalid signal")},
+           {"invalid -SIGNAL number", {"kill", "-65", "1"}, 1, "", Usage("'65': invalid signal")},
+           {"-SIGNAL 32 has no name", {"kill", "-32", "1"}, 1, "", Usage("'32': invalid signal")},
+           {"-n with an invalid signal", {"kill", "-n", "x", "1"}, 1, "", Usage("'x': invalid signal")},
+           {"lower-case -SIGNAL is options", {"kill", "-term", "1"}, 1, "", Usage("invalid option -- 'e'")},
+           {"-s needs an argument", {"kill", "-s"}, 1, "", Usage("option requires an argument -- 's'")},
+           {"--signal needs an argument", {"kill", "--signal"}, 1, "",
+            Usage("option '--signal' requires an argument")},
+           {"unknown option", {"kill", "-x", "1"}, 1, "", Usage("invalid option -- 'x'")},
+           {"unknown long option", {"kill", "--bogus"}, 1, "", Usage("unrecognized option '--bogus'")},
+           {"two -s", {"kill", "-s", "HUP", "-s", "INT", "1"}, 1, "", Usage("'INT': multiple signals specified")},
+           {"-SIGNAL then -s", {"kill", "-9", "-s", "INT", "1"}, 1, "", Usage("'INT': multiple signals specified")},
+           {"-l with -s", {"kill", "-l", "-s", "1"}, 1, "", Usage("cannot combine signal with -l or -t")},
+           {"-s with -l", {"kill", "-s", "1", "-l"}, 1, "", Usage("cannot combine signal with -l or -t")},
+           {"-SIGNAL with -t", {"kill", "-9", "-t"}, 1, "", Usage("cannot combine signal with -l or -t")},
+           {"two -l", {"kill", "-l", "-l"}, 1, "", Usage("multiple -l or -t options specified")},
+           {"-l and -t", {"kill", "-l", "-t"}, 1, "", Usage("multiple -l or -t options specified")},
+           {"-t and -L", {"kill", "-tL"}, 1, "", Usage("multiple -l or -t options specified")},
+           {"messages name argv[0] as given", {"/bin/kill"}, 1, "",
+            "/bin/kill: no process ID specified\nTry '/bin/kill --help' for more information.\n"},
+       }) {
+    ExpectCase(c);
+  }
+}
+
+TEST(KillTest, Listing) {
+  for (const Case& c : std::vector<Case>{
+           {"-l lists every name", {"kill", "-l"}, 0, kList, ""},
+           {"--list", {"kill", "--list"}, 0, kList, ""},
+           {"abbreviated --li", {"kill", "--li"}, 0, kList, ""},
+           {"-t prints the table", {"kill", "-t"}, 0, kTable, ""},
+           {"-L is -t", {"kill", "-L"}, 0, kTable, ""},
+           {"--table", {"kill", "--table"}, 0, kTable, ""},
+           {"number to name", {"kill", "-l", "9"}, 0, "KILL\n", ""},
+           {"name to number", {"kill", "-l", "KILL"}, 0, "9\n", ""},
+           {"prefixed lower-case name to number", {"kill", "-l", "sigkill"}, 0, "9\n", ""},
+           {"exit status to name", {"kill", "-l", "143"}, 0, "TERM\n", ""},
+           {"ksh exit status to name", {"kill", "-l", "271"}, 0, "TERM\n", ""},
+           {"0 is EXIT", {"kill", "-l", "0"}, 0, "EXIT\n", ""},
+           {"EXIT is 0", {"kill", "-l", "EXIT"}, 0, "0\n", ""},
+           {"real-time name to number", {"kill", "-l", "RTMIN+1"}, 0, "35\n", ""},
+           {"real-time number to name", {"kill", "-l", "50"}, 0, "RTMAX-14\n", ""},
+           {"alias to number", {"kill", "-l", "CLD"}, 0, "17\n", ""},
+           {"several operands in order", {"kill", "-l", "9", "HUP", "15"}, 0, "KILL\n1\nTERM\n", ""},
+           {"bad operand reported, others listed", {"kill", "-l", "FOO", "9"}, 1, "KILL\n",
+            "kill: 'FOO': invalid signal\n"},
+           {"32 has no name", {"kill", "-l", "32"}, 1, "", "kill: '32': invalid signal\n"},
+           {"negative operand is no signal", {"kill", "-l", "-9"}, 1, "", "kill: '-9': invalid signal\n"},
+           {"-l operand after --", {"kill", "-l", "--", "9"}, 0, "KILL\n", ""},
+           {"table row for one signal", {"kill", "-t", "9"}, 0, " 9 KILL     Killed\n", ""},
+           {"table row for a name", {"kill", "-t", "rtmax-1"}, 0, "63 RTMAX-1  Real-time signal 29\n", ""},
+           {"table row for 0", {"kill", "-t", "0"}, 0, " 0 EXIT     Unknown signal 0\n", ""},
+           {"table with a bad operand", {"kill", "-t", "143", "FOO"}, 1, "15 TERM     Terminated\n",
+            "kill: 'FOO': invalid signal\n"},
+       }) {
+    ExpectCase(c);
+  }
+}
+
+TEST(KillTest, WriteErrors) {
+  Options full;
+  full.stdout_path = "/dev/full";
+  for (const std::vector<std::string>& argv : std::vector<std::vector<std::string>>{
+           {"kill", "-l"}, {"kill", "-t", "9"}, {"kill", "--help"}, {"kill", "--version"}}) {
+    Result r = Invoke(argv, full);
+    EXPECT_EQ(r.status, 1) << argv[1];
+    EXPECT_EQ(r.err, "kill: write error: No space left on device\n") << argv[1];
+  }
+}
+
+TEST(KillTest, BadPids) {
+  for (const Case& c : std::vector<Case>{
+           {"not a number", {"kill", "x"}, 1, "", "kill: 'x': invalid process id\n"},
+           {"empty", {"kill", "-s", "0", ""}, 1, "", "kill: '': invalid process id\n"},
+           {"trailing space", {"kill", "-s", "0", "1 "}, 1, "", "kill: '1 ': invalid process id\n"},
+           {"trailing garbage", {"kill", "-s", "0", "1x"}, 1, "", "kill: '1x': invalid process id\n"},
+           {"two signs", {"kill", "-s", "0", "--", "--1"}, 1, "", "kill: '--1': invalid process id\n"},
+           {"beyond pid_t", {"kill", "-s", "0", "2147483648"}, 1, "", "kill: '2147483648': invalid process id\n"},
+           {"a lone dash", {"kill", "-"}, 1, "", "kill: '-': invalid process id\n"},
+           {"each bad PID is reported", {"kill", "a", "b"}, 1, "",
+            "kill: 'a': invalid process id\nkill: 'b': invalid process id\n"},
+           {"quoted as GNU quotes", {"kill", "a'b"}, 1, "", "kill: 'a\\'b': invalid process id\n"},
+       }) {
+    ExpectCase(c);
+  }
+}
+
+// A child of this test that waits in pause() with default dispositions, optionally in process group `group`
+// (0: a new group of its own). Returns once the child is ready, so no signal can arrive before its reset.
+pid_t SpawnPauser(pid_t group = -1) {
+  int ready[2];
+  if (pipe(ready) != 0) return -1;
+  const pid_t pid = fork();
+  if (pid == 0) {
+    for (int sig = 1; sig < NSIG; ++sig) signal(sig, SIG_DFL);
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, nullptr);
+    if (group >= 0) setpgid(0, group);
+    close(ready[0]);
+    close(ready[1]);  // EOF tells the parent we are set up.
+    for (;;) pause();
+  }
+  if (group >= 0 && pid > 0) setpgid(pid, group == 0 ? pid : group);  // Also here: no race with kill.
+  close(ready[1]);
+  char byte;
+  while (read(ready[0], &byte, 1) > 0) {
+  }
+  close(ready[0]);
+  return pid;
+}
+
+// How `pid` ended: the signal that killed it, or -1 (exited, or still running after WNOHANG). Reaps it.
+int DeathSignal(pid_t pid, bool wait = true) {
+  int status = 0;
+  if (waitpid(pid, &status, wait ? 0 : WNOHANG) != pid) return -1;
+  return WIFSIGNALED(status) ? WTERMSIG(status) : -1;
+}
+
+// A PID that was just in use and is now free (its process exited and was reaped).
+pid_t FreePid() {
+  const pid_t pid = fork();
+  if (pid == 0) _exit(0);
+  waitpid(pid, nullptr, 0);
+  return pid;
+}
+
+void KillAndReap(pid_t pid) {
+  kill(pid, SIGKILL);
+  waitpid(pid, nullptr, 0);
+}
+
+TEST(KillTest, SendsTheChosenSignalToARealProcess) {
+  struct SignalCase {
+    std::string name;
+    std::vector<std::string> options;
+    int signal;
+  };
+  for (const SignalCase& c : std::vector<SignalCase>{
+           {"TERM by default", {}, SIGTERM},
+           {"-9", {"-9"}, SIGKILL},
+           {"-15", {"-15"}, SIGTERM},
+           {"-KILL", {"-KILL"}, SIGKILL},
+           {"-SIGHUP", {"-SIGHUP"}, SIGHUP},
+           {"-RTMIN+1", {"-RTMIN+1"}, SIGRTMIN + 1},
+           {"-s HUP", {"-s", "HUP"}, SIGHUP},
+           {"-s attached", {"-sINT"}, SIGINT},
+           {"-s lower case", {"-s", "usr1"}, SIGUSR1},
+           {"-s exit status", {"-s", "137"}, SIGKILL},
+           {"--signal=", {"--signal=USR2"}, SIGUSR2},
+           {"--signal NAME", {"--signal", "ALRM"}, SIGALRM},
+           {"-n as bash has it", {"-n", "QUIT"}, SIGQUIT},
+           {"-- before the PID", {"-s", "PIPE", "--"}, SIGPIPE},
+       }) {
+    const pid_t child = SpawnPauser();
+    ASSERT_GT(child, 0);
+    std::vector<std::string> argv = {"kill"};
+    argv.insert(argv.end(), c.options.begin(), c.options.end());
+    argv.push_back(std::to_string(child));
+    Result r = Invoke(argv);
+    EXPECT_EQ(r.status, 0) << c.name;
+    EXPECT_EQ(r.out, "") << c.name;
+    EXPECT_EQ(r.err, "") << c.name;
+    EXPECT_EQ(DeathSignal(child), c.signal) << c.name;
+  }
+}
+
+TEST(KillTest, SignalZeroOnlyChecks) {
+  const pid_t child = SpawnPauser();
+  ASSERT_GT(child, 0);
+  for (const std::vector<std::string>& options :
+       std::vector<std::vector<std::string>>{{"-0"}, {"-s", "0"}, {"-EXIT"}, {"--signal=exit"}}) {
+    Result r = Invoke({"kill", options[0], options.size() > 1 ? options[1] : std::to_string(child),
+                       std::to_string(child)});
+    EXPECT_EQ(r.status, 0) << options[0];
+    EXPECT_EQ(r.err, "") << options[0];
+    EXPECT_EQ(DeathSignal(child, /*wait=*/false), -1) << options[0];  // Still running.
+  }
+  KillAndReap(child);
+}
+
+TEST(KillTest, PidMayHaveSpaceAndSignAsStrtoimaxReadsIt) {
+  const pid_t child = SpawnPauser();
+  ASSERT_GT(child, 0);
+  Result r = Invoke({"kill", "-s", "HUP", " +" + std::to_string(child)});
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.err, "");
+  EXPECT_EQ(DeathSignal(child), SIGHUP);
+}
+
+TEST(KillTest, NoSuchProcessIsReportedAndTheRestAreStillSignalled) {
+  const pid_t gone = FreePid();
+  const pid_t child = SpawnPauser();
+  ASSERT_GT(child, 0);
+  Result r = Invoke({"kill", "-s", "KILL", std::to_string(gone), "x", std::to_string(child)});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "kill: '" + std::to_string(gone) + "': No such process\nkill: 'x': invalid process id\n");
+  EXPECT_EQ(DeathSignal(child), SIGKILL);
+}
+
+TEST(KillTest, SignalZeroToAMissingProcessFails) {
+  const pid_t gone = FreePid();
+  Result r = Invoke({"kill", "-0", std::to_string(gone)});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err, "kill: '" + std::to_string(gone) + "': No such process\n");
+}
+
+TEST(KillTest, SeveralProcessesAllGetTheSignal) {
+  const pid_t a = SpawnPauser(), b = SpawnPauser();
+  ASSERT_GT(a, 0);
+  ASSERT_GT(b, 0);
+  Result r = Invoke({"kill", "-USR1", std::to_string(a), std::to_string(b)});
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.err, "");
+  EXPECT_EQ(DeathSignal(a), SIGUSR1);
+  EXPECT_EQ(DeathSignal(b), SIGUSR1);
+}
+
+// A negative PID signals a process group: two children share one group; this test is in another.
+struct Group {
+  pid_t leader, member;
+};
+
+Group SpawnGroup() {
+  Group g;
+  g.leader = SpawnPauser(/*group=*/0);
+  g.member = SpawnPauser(g.leader);
+  return g;
+}
+
+TEST(KillTest, NegativePidSignalsAProcessGroup) {
+  struct GroupCase {
+    std::string name;
+    std::vector<std::string> options;  // The negated group id follows.
+    int signal;
+  };
+  for (const GroupCase& c : std::vector<GroupCase>{
+           {"after --", {"--"}, SIGTERM},
+           {"after -SIGNAL without --", {"-9"}, SIGKILL},
+           {"after -s SIGNAL without --", {"-s", "HUP"}, SIGHUP},
+           {"after -s SIGNAL and --", {"-s", "INT", "--"}, SIGINT},
+       }) {
+    const Group g = SpawnGroup();
+    ASSERT_GT(g.leader, 0);
+    ASSERT_GT(g.member, 0);
+    ASSERT_EQ(getpgid(g.member), g.leader);
+    std::vector<std::string> argv = {"kill"};
+    argv.insert(argv.end(), c.options.begin(), c.options.end());
+    argv.push_back("-" + std::to_string(g.leader));
+    Result r = Invoke(argv);
+    EXPECT_EQ(r.status, 0) << c.name;
+    EXPECT_EQ(r.err, "") << c.name;
+    EXPECT_EQ(DeathSignal(g.leader), c.signal) << c.name;
+    EXPECT_EQ(DeathSignal(g.member), c.signal) << c.name;
+  }
+}
+
+// Deliberate difference: GNU permutes options and operands; we stop at the first PID ('+'), as POSIX's
+// guidelines have it, so an option after a PID is a (bad) PID and the signal stays TERM.
+TEST(KillTest, OptionsAfterAPidAreNotOptions) {
+  const pid_t child = SpawnPauser();
+  ASSERT_GT(child, 0);
+  Result r = Invoke({"kill", std::to_string(child), "-s", "KILL"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err, "kill: '-s': invalid process id\nkill: 'KILL': invalid process id\n");
+  EXPECT_EQ(DeathSignal(child), SIGTERM);
+}
+
+}  // namespace
+}  // namespace coreutils_testing
