@@ -100,12 +100,28 @@ std::atomic<size_t> g_thread_states{0};
 std::atomic<uint64_t> g_wakeups{0};
 thread_local ThreadState* t_state = nullptr;
 
-struct Sync {  // replaced, not reused, in a fork child
+struct Action {
+  ThreadState* ts;
+  Slot* slot;
+  uint64_t generation;
+  bool kick_only;  // re-sending the interrupt signal of a deadline that already expired
+};
+struct Kick {
+  ThreadState* ts;
+  Slot* slot;
+  uint64_t generation;
+  int64_t at;
+};
+
+struct Sync {  // replaced, not reused, in a fork child; the old one stays reachable through `previous`
   std::mutex mu;
   std::condition_variable cv;
   bool started = false;  // guarded by mu
   bool stop = false;     // guarded by mu
   pthread_t thread{};    // the timer thread, once started
+  std::vector<Action> actions;  // the timer thread's scratch space
+  std::vector<Kick> kicks;      // the timer thread's pending interrupt repeats
+  Sync* previous = nullptr;
 };
 Sync* g_sync = nullptr;
 
@@ -163,7 +179,9 @@ void ForkParent() { g_sync->mu.unlock(); }
 void ForkChild() {
   // Only the forking thread exists here: forget the other threads' deadlines and any action the timer thread
   // was taking when it vanished, so that no Disarm() waits for it.
-  g_sync = new Sync;  // the old one may hold a waiter that no longer exists; leak it
+  Sync* old = g_sync;  // it may list a waiter that no longer exists: replace it, keep it reachable
+  g_sync = new Sync;
+  g_sync->previous = old;
   for (ThreadState* ts = g_states.load(std::memory_order_acquire); ts != nullptr; ts = ts->next_state) {
     if (ts == t_state) {
       for (uint32_t i = 0; i < ts->depth.load(std::memory_order_relaxed); ++i) {
@@ -231,19 +249,6 @@ ThreadState* RegisterThread() {
 
 // The timer thread and its entry points from ScopedDeadline.
 struct Timer {
-  struct Action {
-    ThreadState* ts;
-    Slot* slot;
-    uint64_t generation;
-    bool kick_only;  // re-sending the interrupt signal of a deadline that already expired
-  };
-  struct Kick {
-    ThreadState* ts;
-    Slot* slot;
-    uint64_t generation;
-    int64_t at;
-  };
-
   static void LowerEarliest(int64_t deadline) {
     int64_t e = g_hot.earliest.load(std::memory_order_relaxed);
     while (deadline < e) {
@@ -281,8 +286,8 @@ struct Timer {
     Sync* sync = static_cast<Sync*>(arg);
     pthread_setname_np(pthread_self(), "uucore-deadline");
     prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);  // the default 50 us slack would be most of our lateness
-    std::vector<Action> actions;
-    std::vector<Kick> kicks;
+    std::vector<Action>& actions = sync->actions;
+    std::vector<Kick>& kicks = sync->kicks;
     for (;;) {
       {
         std::unique_lock<std::mutex> lock(sync->mu);
@@ -365,7 +370,8 @@ struct Timer {
         if (guard->interrupt_) {
           pthread_kill(a.ts->thread.load(std::memory_order_relaxed), DeadlineInterruptSignal());
           if (guard->interrupt_repeat_ns_ > 0) {
-            UpdateKick(kicks, a, now + guard->interrupt_repeat_ns_);
+            int64_t repeat = guard->interrupt_repeat_ns_;
+            UpdateKick(kicks, a, repeat < kNever - now ? now + repeat : kNever);
           }
         }
       }

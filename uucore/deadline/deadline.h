@@ -21,7 +21,8 @@
 //   }                                      // disarmed here
 //
 // Costs (tools/bench/deadline/README.md has the measured table): arming and disarming take no lock, make no
-// system call and allocate nothing once a thread has armed its first deadline; the timer thread is woken only when
+// system call and allocate nothing once a thread has armed its first deadline (and, once, its ninth nested one),
+// except that disarming waits for an on_expiry of the same deadline in progress; the timer thread is woken only when
 // the earliest deadline of the process moves earlier, and otherwise sleeps until that deadline. Disarmed deadlines
 // are never queued anywhere, so nothing accumulates however many are armed (lazy cancellation: the timer may wake
 // for a deadline that was disarmed, finds nothing due, and sleeps again).

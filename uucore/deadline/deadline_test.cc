@@ -13,6 +13,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <mutex>
 #include <optional>
@@ -348,6 +349,21 @@ TEST(DeadlineForkTest, ChildKeepsTheForkingThreadsDeadline) {
   int status = 0;
   ASSERT_EQ(waitpid(pid, &status, 0), pid);
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+}
+
+TEST(DeadlineExitTest, ExitInsideAnArmedScopeNeitherHangsNorCrashes) {
+  if (kTsan) GTEST_SKIP() << "ThreadSanitizer does not support threads started after a multi-threaded fork";
+  pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    ScopedDeadline armed(absl::Milliseconds(50));  // starts the child's timer thread
+    ScopedDeadline expired(absl::Nanoseconds(-1), OnExpiry([] {}));
+    WaitForStop(expired.token());
+    std::exit(7);  // static destructors stop and join the timer thread with both deadlines still armed
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 7) << status;
 }
 
 }  // namespace
