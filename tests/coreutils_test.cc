@@ -65,6 +65,12 @@ Exit with a status code indicating success.
             "coreutils (coreutils) 0.1.0\nWritten from GNU coreutils' documented behaviour; shares no code with "
             "it.\n",
             ""},
+           {"-- ends the options", {"coreutils", "--", "false"}, 1, "", ""},
+           {"link options need --install", {"coreutils", "--force", "true"}, 1, "",
+            "coreutils: --symlinks, --hardlinks and --force go with --install\nTry 'coreutils --help' for more "
+            "information.\n"},
+           {"messages name argv[0] as given", {"/opt/coreutils", "nosuch"}, 1, "",
+            "/opt/coreutils: unknown program 'nosuch'\n"},
            {"install needs a directory", {"coreutils", "--install"}, 1, "",
             "coreutils: --install: missing directory operand\nTry 'coreutils --help' for more information.\n"},
            {"install takes one directory", {"coreutils", "--install", "a", "b"}, 1, "",
