@@ -349,8 +349,10 @@ TEST(KillTest, SignalZeroOnlyChecks) {
   ASSERT_GT(child, 0);
   for (const std::vector<std::string>& options :
        std::vector<std::vector<std::string>>{{"-0"}, {"-s", "0"}, {"-EXIT"}, {"--signal=exit"}}) {
-    Result r = Invoke({"kill", options[0], options.size() > 1 ? options[1] : std::to_string(child),
-                       std::to_string(child)});
+    std::vector<std::string> argv = {"kill"};
+    argv.insert(argv.end(), options.begin(), options.end());
+    argv.push_back(std::to_string(child));
+    Result r = Invoke(argv);
     EXPECT_EQ(r.status, 0) << options[0];
     EXPECT_EQ(r.err, "") << options[0];
     EXPECT_EQ(DeathSignal(child, /*wait=*/false), -1) << options[0];  // Still running.
