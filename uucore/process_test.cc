@@ -1,16 +1,311 @@
 #include "uucore/process.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
 
 #include "gtest/gtest.h"
 #include "tests/testing/status_matchers.h"
+#include "uucore/signal_wait.h"
 
 namespace uucore {
 namespace {
 
-TEST(ExecFailureStatusTest, NotFoundIs127OthersAre126) {
+using ::coreutils_testing::IsOk;
+using ::coreutils_testing::StatusIs;
+
+// argv for Spawn from string literals.
+class Argv {
+ public:
+  Argv(std::initializer_list<std::string> args) : args_(args) {
+    for (std::string& a : args_) ptrs_.push_back(a.data());
+    ptrs_.push_back(nullptr);
+  }
+  char* const* get() { return ptrs_.data(); }
+
+ private:
+  std::vector<std::string> args_;
+  std::vector<char*> ptrs_;
+};
+
+std::string TempPath(const char* name) {
+  const char* dir = getenv("TEST_TMPDIR");
+  return std::string(dir ? dir : "/tmp") + "/" + name;
+}
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// The SigBlk and SigIgn lines of /proc/self/status, as a child prints them with grep.
+std::string OwnMaskLines() {
+  std::istringstream in(ReadFile("/proc/self/status"));
+  std::string out;
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("SigBlk:", 0) == 0 || line.rfind("SigIgn:", 0) == 0) out += line + "\n";
+  }
+  return out;
+}
+
+int RunToStatus(Argv argv, const SpawnOptions& options = {}) {
+  absl::StatusOr<pid_t> pid = Spawn(argv.get(), options);
+  if (!pid.ok()) return -1000;
+  absl::StatusOr<int> status = Reap(*pid);
+  return status.ok() ? ExitStatusOf(*status) : -2000;
+}
+
+bool NoChildrenLeft() { return waitpid(-1, nullptr, WNOHANG) < 0 && errno == ECHILD; }
+
+TEST(ExecFailureStatusTest, NotFoundIs127EverythingElse126) {
   EXPECT_EQ(ExecFailureStatus(ENOENT), 127);
-  EXPECT_EQ(ExecFailureStatus(ENOTDIR), 126);
+  for (int err : {EACCES, ENOEXEC, ENOTDIR, ELOOP, E2BIG, ETXTBSY, ENOMEM}) {
+    EXPECT_EQ(ExecFailureStatus(err), 126) << err;
+  }
+}
+
+TEST(ExecFailureStatusTest, FromStatusCodes) {
+  EXPECT_EQ(ExecFailureStatus(ExecError(ENOENT)), 127);
+  EXPECT_EQ(ExecFailureStatus(ExecError(EACCES)), 126);
+  EXPECT_EQ(ExecFailureStatus(absl::UnavailableError("fork system call failed: x")), 125);
+}
+
+TEST(ExecErrorTest, CodeAndPlainMessage) {
+  EXPECT_THAT(ExecError(ENOENT), StatusIs(absl::StatusCode::kNotFound, "No such file or directory"));
+  EXPECT_THAT(ExecError(ENOTDIR), StatusIs(absl::StatusCode::kFailedPrecondition, "Not a directory"));
+  EXPECT_THAT(ExecError(EACCES), StatusIs(absl::StatusCode::kFailedPrecondition, "Permission denied"));
+}
+
+TEST(SpawnTest, RunsACommandFoundOnPath) {
+  EXPECT_EQ(RunToStatus({"true"}), 0);
+  EXPECT_EQ(RunToStatus({"sh", "-c", "exit 3"}), 3);
+  EXPECT_EQ(RunToStatus({"/bin/sh", "-c", "exit 4"}), 4);
+}
+
+TEST(SpawnTest, ACommandKilledBySignalIs128PlusN) {
+  EXPECT_EQ(RunToStatus({"sh", "-c", "kill -TERM $$"}), 143);
+  EXPECT_EQ(RunToStatus({"sh", "-c", "kill -KILL $$"}), 137);
+}
+
+TEST(SpawnTest, ReportsExecFailuresExactlyAndLeavesNoZombie) {
+  EXPECT_THAT(Spawn(Argv({"no-such-command-here"}).get()),
+              StatusIs(absl::StatusCode::kNotFound, "No such file or directory"));
+  EXPECT_THAT(Spawn(Argv({"/etc"}).get()), StatusIs(absl::StatusCode::kFailedPrecondition, "Permission denied"));
+  EXPECT_THAT(Spawn(Argv({"/etc/passwd/x"}).get()),
+              StatusIs(absl::StatusCode::kFailedPrecondition, "Not a directory"));
+  EXPECT_THAT(Spawn(Argv({""}).get()), StatusIs(absl::StatusCode::kNotFound));
+  EXPECT_TRUE(NoChildrenLeft());
+}
+
+TEST(SpawnTest, ANonExecutableFileOnPathIsPermissionDenied) {
+  const std::string dir = TempPath("spawn-path");
+  mkdir(dir.c_str(), 0755);
+  const std::string file = dir + "/notexec";
+  close(open(file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644));
+  const char* old_path = getenv("PATH");
+  const std::string saved = old_path ? old_path : "";
+  setenv("PATH", dir.c_str(), 1);
+  absl::StatusOr<pid_t> pid = Spawn(Argv({"notexec"}).get());
+  setenv("PATH", saved.c_str(), 1);
+  EXPECT_THAT(pid, StatusIs(absl::StatusCode::kFailedPrecondition, "Permission denied"));
+}
+
+TEST(SpawnTest, RejectsAnEmptyArgv) {
+  char* none[] = {nullptr};
+  EXPECT_THAT(Spawn(none), StatusIs(absl::StatusCode::kInvalidArgument));
+}
+
+TEST(SpawnTest, LeavesTheCallersMaskAsItWas) {
+  ScopedSignalBlock block({SIGUSR1});
+  ASSERT_EQ(RunToStatus({"true"}), 0);
+  sigset_t now;
+  pthread_sigmask(SIG_SETMASK, nullptr, &now);
+  EXPECT_EQ(sigismember(&now, SIGUSR1), 1);
+  EXPECT_EQ(sigismember(&now, SIGTERM), 0);
+}
+
+// Runs `grep -E 'SigBlk|SigIgn' /proc/self/status` through Spawn with its stdout in a file and returns the output.
+// grep itself, not a shell: dash clears its signal mask at start-up and would hide what the child was given.
+std::string ChildMaskLines(const SpawnOptions& options) {
+  const std::string out = TempPath("mask-child");
+  const int file = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  const int saved = dup(1);
+  dup2(file, 1);
+  close(file);
+  const int status = RunToStatus({"grep", "-E", "SigBlk|SigIgn", "/proc/self/status"}, options);
+  dup2(saved, 1);
+  close(saved);
+  if (status != 0) return "grep failed";
+  return ReadFile(out);
+}
+
+// The bug class this library exists to prevent: signals blocked for waiting must not stay blocked in the child.
+TEST(SpawnTest, TheChildGetsTheCallersOriginalMaskNotTheWaitingOne) {
+  ScopedSignalBlock callers({SIGUSR1});  // A caller's mask that is not empty, so losing it shows.
+  const std::string expected = OwnMaskLines();
+  ASSERT_NE(expected.find("SigBlk:\t0000000000000200\n"), std::string::npos) << expected;
+  ScopedSignalBlock block({SIGCHLD, SIGTERM, SIGINT, SIGHUP, SIGALRM});
+  SpawnOptions options;
+  options.mask = &block.old_mask();
+  EXPECT_EQ(ChildMaskLines(options), expected);
+}
+
+TEST(SpawnTest, WithoutAMaskTheChildInheritsTheCurrentOne) {
+  ScopedSignalBlock block({SIGUSR2});
+  const std::string expected = OwnMaskLines();
+  EXPECT_EQ(ChildMaskLines({}), expected);
+}
+
+uint64_t OwnIgnoredBits() {
+  const std::string lines = OwnMaskLines();
+  return strtoull(lines.substr(lines.find("SigIgn:") + 8).c_str(), nullptr, 16);
+}
+
+TEST(SpawnTest, SetsDispositionsInTheChildOnly) {
+  signal(SIGUSR1, SIG_IGN);
+  const uint64_t before = OwnIgnoredBits();
+  sigset_t reset, ignore;
+  sigemptyset(&reset);
+  sigaddset(&reset, SIGUSR1);
+  sigemptyset(&ignore);
+  sigaddset(&ignore, SIGUSR2);
+  SpawnOptions options;
+  options.reset_default = &reset;
+  options.ignore = &ignore;
+  const std::string lines = ChildMaskLines(options);
+  EXPECT_TRUE(IsIgnored(SIGUSR1));  // The caller keeps its own.
+  EXPECT_FALSE(IsIgnored(SIGUSR2));
+  signal(SIGUSR1, SIG_DFL);
+  // USR2 (bit 11) ignored, USR1 (bit 9) back to default; the rest as the caller has it.
+  const uint64_t expected = (before & ~(uint64_t{1} << (SIGUSR1 - 1))) | (uint64_t{1} << (SIGUSR2 - 1));
+  char want[64];
+  snprintf(want, sizeof want, "SigIgn:\t%016llx\n", static_cast<unsigned long long>(expected));
+  EXPECT_NE(lines.find(want), std::string::npos) << lines << " wants " << want;
+}
+
+TEST(SpawnTest, NewProcessGroup) {
+  SpawnOptions options;
+  options.new_process_group = true;
+  absl::StatusOr<pid_t> pid = Spawn(Argv({"sleep", "10"}).get(), options);
+  ASSERT_THAT(pid, IsOk());
+  EXPECT_EQ(getpgid(*pid), *pid);
+  EXPECT_THAT(SendSignal(-*pid, SIGKILL), IsOk());  // The whole group at once.
+  absl::StatusOr<int> status = Reap(*pid);
+  ASSERT_THAT(status, IsOk());
+  EXPECT_EQ(ExitStatusOf(*status), 137);
+}
+
+TEST(SpawnTest, SameProcessGroupByDefault) {
+  absl::StatusOr<pid_t> pid = Spawn(Argv({"sleep", "10"}).get());
+  ASSERT_THAT(pid, IsOk());
+  EXPECT_EQ(getpgid(*pid), getpgrp());
+  EXPECT_THAT(SendSignal(*pid, SIGTERM), IsOk());
+  EXPECT_EQ(ExitStatusOf(*Reap(*pid)), 143);
+}
+
+// With SIGCHLD ignored the kernel would reap the child itself; CatchSignal keeps its status for us.
+TEST(SpawnTest, ExitStatusSurvivesAnInheritedSigchldIgnore) {
+  const pid_t tester = fork();
+  if (tester == 0) {
+    signal(SIGCHLD, SIG_IGN);
+    if (!CatchSignal(SIGCHLD).ok()) _exit(10);
+    ScopedSignalBlock block({SIGCHLD});
+    char* argv[] = {const_cast<char*>("sh"), const_cast<char*>("-c"), const_cast<char*>("exit 5"), nullptr};
+    absl::StatusOr<pid_t> pid = Spawn(argv, {&block.old_mask()});
+    if (!pid.ok()) _exit(11);
+    absl::StatusOr<int> sig = WaitForSignal(block.set(), Deadline::In(absl::Seconds(30)));
+    if (!sig.ok() || *sig != SIGCHLD) _exit(12);
+    absl::StatusOr<int> status = Reap(*pid);
+    _exit(status.ok() ? ExitStatusOf(*status) : 13);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(tester, &status, 0), tester);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 5);
+}
+
+TEST(ReapTest, TryReapSeesARunningChildThenItsExit) {
+  absl::StatusOr<pid_t> pid = Spawn(Argv({"sleep", "10"}).get());
+  ASSERT_THAT(pid, IsOk());
+  absl::StatusOr<std::optional<int>> running = TryReap(*pid);
+  ASSERT_THAT(running, IsOk());
+  EXPECT_FALSE(running->has_value());
+  kill(*pid, SIGKILL);
+  absl::StatusOr<int> status = Reap(*pid);
+  ASSERT_THAT(status, IsOk());
+  EXPECT_TRUE(WIFSIGNALED(*status));
+  EXPECT_THAT(TryReap(*pid), StatusIs(absl::StatusCode::kNotFound));
+  EXPECT_THAT(Reap(*pid), StatusIs(absl::StatusCode::kNotFound));
+}
+
+TEST(ExitStatusOfTest, ExitedAndSignalled) {
+  EXPECT_EQ(ExitStatusOf(0), 0);
+  EXPECT_EQ(ExitStatusOf(3 << 8), 3);
+  EXPECT_EQ(ExitStatusOf(SIGTERM), 143);
+  EXPECT_EQ(ExitStatusOf(SIGSEGV | 0x80), 139);  // Core dumped is still 128 + N.
+}
+
+TEST(SendSignalTest, ErrorsFromKill) {
+  EXPECT_THAT(SendSignal(getpid(), 0), IsOk());
+  EXPECT_THAT(SendSignal(getpid(), 99999), StatusIs(absl::StatusCode::kInvalidArgument));
+  // A reaped child's pid is free, and (barring reuse within the test) there is no such process.
+  absl::StatusOr<pid_t> pid = Spawn(Argv({"true"}).get());
+  ASSERT_THAT(pid, IsOk());
+  ASSERT_THAT(Reap(*pid), IsOk());
+  EXPECT_THAT(SendSignal(*pid, 0), StatusIs(absl::StatusCode::kNotFound));
+}
+
+TEST(BecomeGroupLeaderTest, LeadsANewGroupAndIsIdempotent) {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    if (!BecomeGroupLeader().ok() || getpgrp() != getpid()) _exit(1);
+    if (!BecomeGroupLeader().ok() || getpgrp() != getpid()) _exit(2);
+    _exit(0);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  EXPECT_EQ(status, 0);
+}
+
+TEST(BecomeGroupLeaderTest, ASessionLeaderAlreadyIsOne) {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    if (setsid() < 0) _exit(3);
+    _exit(BecomeGroupLeader().ok() ? 0 : 1);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  EXPECT_EQ(status, 0);
+}
+
+TEST(ExecReplacingTest, ReplacesTheProcessOrReturnsTheError) {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    char* argv[] = {const_cast<char*>("sh"), const_cast<char*>("-c"), const_cast<char*>("exit 6"), nullptr};
+    _exit(ExecFailureStatus(ExecReplacing(argv)));
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  EXPECT_EQ(ExitStatusOf(status), 6);
+
+  char* missing[] = {const_cast<char*>("no-such-command-here"), nullptr};
+  EXPECT_THAT(ExecReplacing(missing), StatusIs(absl::StatusCode::kNotFound, "No such file or directory"));
+  char* dir[] = {const_cast<char*>("/etc"), nullptr};
+  EXPECT_THAT(ExecReplacing(dir), StatusIs(absl::StatusCode::kFailedPrecondition, "Permission denied"));
 }
 
 }  // namespace
