@@ -37,10 +37,13 @@ TEST(EnvTest, Environment) {
            {"--unset removes", {"env", "--unset=LC_ALL", "printenv", "LC_ALL"}, 1, "", ""},
            {"-u of an unset name is fine", {"env", "-i", "-u", "NOPE", "A=1"}, 0, "A=1\n", ""},
            {"-u with = fails", {"env", "-u", "A=B", "true"}, 125, "", "env: cannot unset 'A=B': Invalid argument\n"},
-           {"--unset with = fails", {"env", "--unset=A=", "true"}, 125, "", "env: cannot unset 'A=': Invalid argument\n"},
-           {"-u with an empty name fails", {"env", "-u", "", "true"}, 125, "", "env: cannot unset '': Invalid argument\n"},
+           {"--unset with = fails", {"env", "--unset=A=", "true"}, 125, "",
+            "env: cannot unset 'A=': Invalid argument\n"},
+           {"-u with an empty name fails", {"env", "-u", "", "true"}, 125, "",
+            "env: cannot unset '': Invalid argument\n"},
            {"-u is not checked after -i", {"env", "-i", "-u", "A=B"}, 0, "", ""},
-           {"-u needs an argument", {"env", "-u"}, 125, "", "env: option requires an argument -- 'u'\n" + std::string(kTry)},
+           {"-u needs an argument", {"env", "-u"}, 125, "",
+            "env: option requires an argument -- 'u'\n" + std::string(kTry)},
            {"--unset needs an argument", {"env", "--unset"}, 125, "",
             "env: option '--unset' requires an argument\n" + std::string(kTry)},
        }) {
@@ -75,7 +78,8 @@ TEST(EnvTest, CommandAndExitStatus) {
             Usage("must specify command with --chdir (-C)")},
            {"-C to a missing directory", {"env", "-C", "/nonexist", "true"}, 125, "",
             "env: cannot change directory to '/nonexist': No such file or directory\n"},
-           {"-C needs an argument", {"env", "-C"}, 125, "", "env: option requires an argument -- 'C'\n" + std::string(kTry)},
+           {"-C needs an argument", {"env", "-C"}, 125, "",
+            "env: option requires an argument -- 'C'\n" + std::string(kTry)},
            {"-C then a relative command path", {"env", "-C", "/usr", "bin/true"}, 0, "", ""},
        }) {
     ExpectCase(c);
@@ -92,7 +96,8 @@ TEST(EnvTest, UsageErrors) {
            {"a tab in options gets the hint", {"env", "-i\tA=1"}, 125, "",
             "env: invalid option -- '\t'\nenv: use -[v]S to pass options in shebang lines\n" + std::string(kTry)},
            {"no hint for other letters", {"env", "-x y"}, 125, "", "env: invalid option -- 'x'\n" + std::string(kTry)},
-           {"-S needs an argument", {"env", "-S"}, 125, "", "env: option requires an argument -- 'S'\n" + std::string(kTry)},
+           {"-S needs an argument", {"env", "-S"}, 125, "",
+            "env: option requires an argument -- 'S'\n" + std::string(kTry)},
            {"the program name is argv[0]", {"/x/env", "-x"}, 125, "",
             "/x/env: invalid option -- 'x'\nTry '/x/env --help' for more information.\n"},
        }) {
@@ -108,7 +113,8 @@ TEST(EnvTest, SplitString) {
            {"-S may hold options", {"env", "-S", "-i A=1"}, 0, "A=1\n", ""},
            {"-S in a cluster", {"env", "-iSA=1"}, 0, "A=1\n", ""},
            {"-S words come before later arguments", {"env", "-i", "-S", "printf %s|", "a", "b"}, 0, "a|b|", ""},
-           {"options after -S are parsed", {"env", "-S", "A=1", "-i"}, 127, "", "env: '-i': No such file or directory\n"},
+           {"options after -S words are operands", {"env", "-S", "A=1", "-i"}, 127, "",
+            "env: '-i': No such file or directory\n"},
            {"empty -S", {"env", "-i", "-S", ""}, 0, "", ""},
            {"quotes", {"env", "-i", "-S", "A='x y' B=\"p q\""}, 0, "A=x y\nB=p q\n", ""},
            {"${VAR} uses env's own environment", {"env", "-i", "-S", "A=${LC_ALL}"}, 0, "A=C\n", ""},
@@ -161,7 +167,8 @@ unsigned long long Bit(int sig) { return 1ULL << (sig - 1); }
 unsigned long long InheritedReserved(const std::string& field) {
   std::ifstream status("/proc/self/status");
   for (std::string line; std::getline(status, line);) {
-    if (line.rfind(field + ":\t", 0) == 0) return std::stoull(line.substr(field.size() + 2), nullptr, 16) & (Bit(32) | Bit(33));
+    if (line.rfind(field + ":\t", 0) != 0) continue;
+    return std::stoull(line.substr(field.size() + 2), nullptr, 16) & (Bit(32) | Bit(33));
   }
   return 0;
 }
@@ -215,15 +222,19 @@ TEST(EnvTest, Signals) {
             "env: failed to set signal action for signal 19: Invalid argument\n"},
            {"a named KILL after all still fails", {"env", "--ignore-signal", "--ignore-signal=KILL", "true"}, 125, "",
             "env: failed to set signal action for signal 9: Invalid argument\n"},
-           {"all after a named KILL does not fail", {"env", "--ignore-signal=KILL", "--ignore-signal", "true"}, 0, "", ""},
+           {"all after a named KILL does not fail", {"env", "--ignore-signal=KILL", "--ignore-signal", "true"}, 0, "",
+            ""},
            {"blocking KILL is accepted", {"env", "--block-signal=KILL", "true"}, 0, "", ""},
            {"invalid signal", {"env", "--ignore-signal=FOO", "true"}, 125, "", Usage("'FOO': invalid signal")},
-           {"invalid item in a list", {"env", "--block-signal=INT,abc", "true"}, 125, "", Usage("'abc': invalid signal")},
+           {"invalid item in a list", {"env", "--block-signal=INT,abc", "true"}, 125, "",
+            Usage("'abc': invalid signal")},
            {"signal 0 is invalid", {"env", "--default-signal=0", "true"}, 125, "", Usage("'0': invalid signal")},
            {"EXIT is invalid", {"env", "--default-signal=EXIT", "true"}, 125, "", Usage("'EXIT': invalid signal")},
-           {"glibc's signal 32 is invalid", {"env", "--block-signal=32", "true"}, 125, "", Usage("'32': invalid signal")},
+           {"glibc's signal 32 is invalid", {"env", "--block-signal=32", "true"}, 125, "",
+            Usage("'32': invalid signal")},
            {"beyond RTMAX is invalid", {"env", "--block-signal=65", "true"}, 125, "", Usage("'65': invalid signal")},
-           {"--list-signal-handling", {"env", "--ignore-signal=INT,TERM", "--block-signal=HUP,INT", "--list-signal-handling", "true"},
+           {"--list-signal-handling",
+            {"env", "--ignore-signal=INT,TERM", "--block-signal=HUP,INT", "--list-signal-handling", "true"},
             0, "", "HUP        ( 1): BLOCK\nINT        ( 2): BLOCK,IGNORE\nTERM       (15): IGNORE\n"},
            {"--list-signal-handling names real-time signals",
             {"env", "--block-signal=RTMIN+10,RTMAX", "--list-signal-handling", "true"}, 0, "",
@@ -356,7 +367,8 @@ TEST(EnvTest, ShebangLineSameAsGnu) {
   ASSERT_EQ(symlink(AbsoluteBinary().c_str(), env.c_str()), 0);
   const std::string script = dir + "/script";
   for (const std::string rest : {"-S -i X=\"a b\" /bin/sh", "-vS -i /bin/sh", "-v -S -i X=${HOME} /bin/sh",
-                                  "-S /bin/sh -c 'echo \"$0\" \"$1\"' zero", "-i X=1 /bin/sh", "-S -i /bin/sh #comment"}) {
+                                  "-S /bin/sh -c 'echo \"$0\" \"$1\"' zero", "-i X=1 /bin/sh",
+                                  "-S -i /bin/sh #comment"}) {
     // (A line whose words leave no command would make env run the script itself, forever: none here does.)
     const std::string body = "printf '[%s]\\n' \"$X\" \"$#\"\n";
     Result gnu = RunScript(script, "/usr/bin/env", rest, body);
@@ -381,7 +393,8 @@ TEST(EnvTest, DifferencesFromGnu) {
   ASSERT_GE(help.out.size(), end.size());
   EXPECT_EQ(help.out.substr(help.out.size() - end.size()), end);
   ExpectCase({"version names this project", {"env", "--version"}, 0,
-              "env (coreutils) 0.1.0\nWritten from GNU coreutils' documented behaviour; shares no code with it.\n", ""});
+              "env (coreutils) 0.1.0\nWritten from GNU coreutils' documented behaviour; shares no code with it.\n",
+              ""});
 }
 
 TEST(EnvTest, HelpAndVersionAreOptions) {

@@ -47,11 +47,11 @@ comma-separated.
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "utils/env/split.h"
 #include "uucore/cli.h"
 #include "uucore/process.h"
 #include "uucore/quote.h"
 #include "uucore/signals.h"
-#include "utils/env/split.h"
 
 extern char** environ;
 
@@ -228,8 +228,8 @@ bool ApplySignals(const Options& options) {
       return false;
     }
     if (options.debug) {
-      fprintf(stderr, "Reset signal %s (%d) to %s%s\n", uucore::SignalName(sig).c_str(), sig,
-              ActionName(plan.action), failed ? " (failure ignored)" : "");
+      fprintf(stderr, "Reset signal %s (%d) to %s%s\n", uucore::SignalName(sig).c_str(), sig, ActionName(plan.action),
+              failed ? " (failure ignored)" : "");
     }
   }
   sigset_t mask;
@@ -327,7 +327,8 @@ int Run(const Options& options) {
   }
   if (options.debug) {
     fprintf(stderr, "executing: %s\n", command[0]);
-    for (int i = 0; command[i] != nullptr; ++i) fprintf(stderr, "   arg[%d]= %s\n", i, uucore::Quote(command[i]).c_str());
+    for (int i = 0; command[i] != nullptr; ++i)
+      fprintf(stderr, "   arg[%d]= %s\n", i, uucore::Quote(command[i]).c_str());
   }
   const absl::Status exec = uucore::ExecReplacing(command);
   uucore::Error(absl::StrCat(uucore::Quote(command[0]), ": ", exec.message()));

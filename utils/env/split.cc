@@ -18,7 +18,11 @@ bool IsNameChar(char c) { return IsNameStart(c) || (c >= '0' && c <= '9'); }
 // The byte a backslash escape stands for in "..." or unquoted text, or 0 for \_, \c and invalid sequences.
 char EscapedByte(char c) {
   switch (c) {
-    case '\\': case '"': case '\'': case '#': case '$': return c;
+    case '\\':
+    case '"':
+    case '\'':
+    case '#':
+    case '$': return c;
     case 'f': return '\f';
     case 'n': return '\n';
     case 'r': return '\r';
@@ -80,7 +84,8 @@ class Splitter {
           continue;
         }
         const char byte = EscapedByte(e);
-        if (byte == 0) return absl::InvalidArgumentError(absl::StrCat("invalid sequence '\\", s_.substr(i, 1), "' in -S"));
+        if (byte == 0)
+          return absl::InvalidArgumentError(absl::StrCat("invalid sequence '\\", s_.substr(i, 1), "' in -S"));
         word_ += byte;
         in_word_ = true;
         continue;

@@ -19,8 +19,8 @@ using ::testing::ElementsAreArray;
 using ::testing::IsEmpty;
 
 const std::map<std::string, std::string>& Vars() {
-  static const auto* vars = new std::map<std::string, std::string>{
-      {"HOME", "/root"}, {"E", ""}, {"X", "a b"}, {"_a1", "u"}, {"Q", "\"'\\"}};
+  static const auto* vars =
+      new std::map<std::string, std::string>{{"HOME", "/root"}, {"E", ""}, {"X", "a b"}, {"_a1", "u"}, {"Q", "\"'\\"}};
   return *vars;
 }
 

@@ -51,7 +51,7 @@ constexpr option kLongOptions[] = {
     {nullptr, 0, nullptr, 0},
 };
 
-struct Options {          // Everything Run() needs; no globals.
+struct Options {             // Everything Run() needs; no globals.
   char** command = nullptr;  // COMMAND [ARG]..., null-terminated.
   int finished_status = -1;  // >= 0: --help or --version already answered with this status.
 };
@@ -145,7 +145,8 @@ int Run(const Options& options) {
   if (redirecting_stderr) {
     saved_stderr = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
     if (!redirecting_stdout) {
-      uucore::Error(ignoring_input ? "ignoring input and redirecting stderr to stdout" : "redirecting stderr to stdout");
+      uucore::Error(ignoring_input ? "ignoring input and redirecting stderr to stdout"
+                                   : "redirecting stderr to stdout");
     }
     if (dup2(out_fd, STDERR_FILENO) < 0) {
       uucore::Error(absl::StrCat("failed to redirect standard error: ", strerror(errno)));
