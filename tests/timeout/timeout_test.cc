@@ -1,0 +1,362 @@
+// timeout: GNU's behaviour, one case per line, exact status/stdout/stderr. Timers of ~0.1 s against commands that
+// would run 10 s; a case that waited for the command instead of the timer would take 10 s and fail its time bound.
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "tests/testing/run.h"
+
+namespace coreutils_testing {
+namespace {
+
+constexpr char kTry[] = "Try 'timeout --help' for more information.\n";
+
+// A case that also says how the process ended (killed by `signal`, or exited when 0) and how long it may take.
+struct Expect {
+  std::string name;
+  std::vector<std::string> argv;
+  int status;
+  int signal;  // Killed by this signal (status is then 128 + signal), or 0 for a normal exit.
+  std::string out, err;
+  double max_seconds = 5;  // Generous for a loaded machine, far below the command's own 10 s.
+};
+
+void Check(const Expect& c, const Options& options = {}) {
+  Result r = Invoke(c.argv, options);
+  EXPECT_FALSE(r.hung) << c.name;
+  EXPECT_EQ(r.status, c.status) << c.name;
+  EXPECT_EQ(r.signal, c.signal) << c.name;
+  EXPECT_EQ(r.out, c.out) << c.name;
+  EXPECT_EQ(r.err, c.err) << c.name;
+  EXPECT_LT(r.seconds, c.max_seconds) << c.name;
+}
+
+TEST(TimeoutTest, UsageErrors) {
+  for (const Case& c : std::vector<Case>{
+           {"no operands: only the Try line, as GNU", {"timeout"}, 125, "", kTry},
+           {"duration without command", {"timeout", "1"}, 125, "", kTry},
+           {"invalid duration", {"timeout", "x", "true"}, 125, "",
+            std::string("timeout: invalid time interval 'x'\n") + kTry},
+           {"trailing space in duration", {"timeout", "1 ", "true"}, 125, "",
+            std::string("timeout: invalid time interval '1 '\n") + kTry},
+           {"negative duration", {"timeout", "-0.1", "true"}, 125, "",
+            std::string("timeout: invalid option -- '0'\n") + kTry},
+           {"invalid signal", {"timeout", "-s", "FOO", "1", "true"}, 125, "",
+            std::string("timeout: 'FOO': invalid signal\n") + kTry},
+           {"invalid kill-after", {"timeout", "-k", "1x", "1", "true"}, 125, "",
+            std::string("timeout: invalid time interval '1x'\n") + kTry},
+           {"unknown long option", {"timeout", "--bogus", "1", "true"}, 125, "",
+            std::string("timeout: unrecognized option '--bogus'\n") + kTry},
+           {"unknown short option", {"timeout", "-x", "1", "true"}, 125, "",
+            std::string("timeout: invalid option -- 'x'\n") + kTry},
+           {"missing option argument", {"timeout", "-s"}, 125, "",
+            std::string("timeout: option requires an argument -- 's'\n") + kTry},
+           {"messages name argv[0] as given", {"/usr/local/bin/timeout", "x", "true"}, 125, "",
+            "/usr/local/bin/timeout: invalid time interval 'x'\nTry '/usr/local/bin/timeout --help' for more "
+            "information.\n"},
+       }) {
+    ExpectCase(c);
+  }
+}
+
+TEST(TimeoutTest, HelpAndVersion) {
+  Result help = Invoke({"timeout", "--help"});
+  EXPECT_EQ(help.status, 0);
+  EXPECT_EQ(help.err, "");
+  EXPECT_EQ(help.out.rfind("Usage: timeout [OPTION] DURATION COMMAND [ARG]...\n  or:  timeout [OPTION]\n", 0), 0u);
+  for (const char* line : {"  -k, --kill-after=DURATION\n", "  -s, --signal=SIGNAL\n", "  -p, --preserve-status\n",
+                           "  -f, --foreground\n", "  -v, --verbose", "  124  if COMMAND timed out",
+                           "  137  if COMMAND (or timeout itself) was sent the KILL (9) signal (128+9)\n"}) {
+    EXPECT_NE(help.out.find(line), std::string::npos) << line;
+  }
+  ExpectCase({"version", {"timeout", "--version"}, 0,
+              "timeout (coreutils) 0.1.0\nWritten from GNU coreutils' documented behaviour; shares no code with it.\n",
+              ""});
+  ExpectCase({"help wins over a bad duration after it", {"timeout", "--help", "x"}, 0, help.out, ""});
+}
+
+TEST(TimeoutTest, HelpToAFullDeviceIsAWriteError) {
+  Options full;
+  full.stdout_path = "/dev/full";
+  Result r = Invoke({"timeout", "--help"}, full);
+  EXPECT_EQ(r.status, 125);
+  EXPECT_EQ(r.err, "timeout: write error: No space left on device\n");
+}
+
+TEST(TimeoutTest, RunningTheCommand) {
+  for (const Expect& c : std::vector<Expect>{
+           {"the command's status passes through", {"timeout", "10", "sh", "-c", "exit 7"}, 7, 0, "", ""},
+           {"the command's output passes through", {"timeout", "10", "sh", "-c", "echo out; echo err >&2"}, 0, 0,
+            "out\n", "err\n"},
+           {"options after DURATION belong to the command",
+            {"timeout", "10", "sh", "-c", "printf '%s\\n' \"$@\"", "sh", "-s", "KILL", "-v"}, 0, 0, "-s\nKILL\n-v\n",
+            ""},
+           {"-- ends the options", {"timeout", "--", "10", "sh", "-c", "exit 3"}, 3, 0, "", ""},
+           {"not found is 127", {"timeout", "10", "no-such-command"}, 127, 0, "",
+            "timeout: failed to run command 'no-such-command': No such file or directory\n"},
+           {"not runnable is 126", {"timeout", "10", "/etc"}, 126, 0, "",
+            "timeout: failed to run command '/etc': Permission denied\n"},
+           {"not a directory is 126, as GNU", {"timeout", "10", "/etc/passwd/x"}, 126, 0, "",
+            "timeout: failed to run command '/etc/passwd/x': Not a directory\n"},
+           {"the command's name is quoted", {"timeout", "10", "no'such"}, 127, 0, "",
+            "timeout: failed to run command 'no\\'such': No such file or directory\n"},
+           {"duration 0 disables the timer", {"timeout", "0", "sh", "-c", "sleep 0.3; exit 3"}, 3, 0, "", ""},
+           {"infinite duration", {"timeout", "inf", "sh", "-c", "exit 4"}, 4, 0, "", ""},
+           {"a duration too large for the kernel waits forever without error",
+            {"timeout", "9223372036854775808d", "sh", "-c", "exit 5"}, 5, 0, "", ""},
+           {"1e400 seconds", {"timeout", "1e400", "true"}, 0, 0, "", ""},
+           {"signal 0 is accepted", {"timeout", "-s", "0", "10", "true"}, 0, 0, "", ""},
+       }) {
+    Check(c);
+  }
+}
+
+TEST(TimeoutTest, TimingOut) {
+  for (const Expect& c : std::vector<Expect>{
+           {"timed out is 124", {"timeout", "0.1", "sleep", "10"}, 124, 0, "", ""},
+           {"a suffix", {"timeout", "0.002m", "sleep", "10"}, 124, 0, "", ""},
+           {"verbose names the signal and the command", {"timeout", "-v", "0.1", "sleep", "10"}, 124, 0, "",
+            "timeout: sending signal TERM to command 'sleep'\n"},
+           {"verbose with another signal", {"timeout", "--verbose", "--signal=INT", "0.1", "sleep", "10"}, 124, 0, "",
+            "timeout: sending signal INT to command 'sleep'\n"},
+           {"a signal by number", {"timeout", "-v", "-s", "1", "0.1", "sleep", "10"}, 124, 0, "",
+            "timeout: sending signal HUP to command 'sleep'\n"},
+           {"--preserve-status gives the command's status", {"timeout", "--preserve-status", "0.1", "sleep", "10"},
+            143, 0, "", ""},
+           {"-p is --preserve-status", {"timeout", "-p", "-s", "INT", "0.1", "sleep", "10"}, 130, 0, "", ""},
+           {"-p with a command that handles the signal",
+            {"timeout", "-p", "0.1", "sh", "-c", "trap 'exit 9' TERM; sleep 10 & wait"}, 9, 0, "", ""},
+           {"-s KILL: timeout dies of it with its group, 137 as GNU", {"timeout", "-s", "KILL", "0.1", "sleep", "10"},
+            137, SIGKILL, "", ""},
+           {"-s KILL --foreground: exit status 137", {"timeout", "--foreground", "-s", "KILL", "0.1", "sleep", "10"},
+            137, 0, "", ""},
+           {"-s KILL with --preserve-status", {"timeout", "-p", "-s", "KILL", "0.1", "sleep", "10"}, 137, SIGKILL, "",
+            ""},
+           {"-k kills a command that ignores TERM",
+            {"timeout", "-v", "-k", "0.1", "0.1", "sh", "-c", "trap '' TERM; sleep 10"}, 137, SIGKILL, "",
+            "timeout: sending signal TERM to command 'sh'\ntimeout: sending signal KILL to command 'sh'\n"},
+           {"-k --foreground kills only the command: exit status 137",
+            {"timeout", "-f", "-k", "0.1", "0.1", "sh", "-c", "trap '' TERM; exec sleep 10"}, 137, 0, "", ""},
+           {"-k 0 disables the kill", {"timeout", "-k", "0", "0.1", "sh", "-c", "trap '' TERM; sleep 0.5; exit 3"},
+            124, 0, "", ""},
+           {"-k is not needed when the command obeys", {"timeout", "-v", "-k", "5", "0.1", "sleep", "10"}, 124, 0, "",
+            "timeout: sending signal TERM to command 'sleep'\n"},
+           {"a stopped command gets SIGCONT after the signal", {"timeout", "0.1", "sh", "-c", "kill -STOP $$"}, 124,
+            0, "", ""},
+           {"a signal the command handles, after which it exits 0, is still a timeout",
+            {"timeout", "0.1", "sh", "-c", "trap 'exit 0' TERM; sleep 10 & wait"}, 124, 0, "", ""},
+           {"a signal that is ignored by default: still 124 once the command ends",
+            {"timeout", "-s", "WINCH", "0.1", "sh", "-c", "sleep 0.5"}, 124, 0, "", ""},
+           {"a signal timeout would die of is not turned on itself", {"timeout", "-s", "USR1", "0.1", "sleep", "10"},
+            124, 0, "", ""},
+       }) {
+    Check(c);
+  }
+}
+
+// The command's children are in timeout's group and are signalled too; they would otherwise hold stdout open for
+// 10 s, and the runner waits for stdout to close.
+TEST(TimeoutTest, SignalsTheWholeGroup) {
+  Check({"children of the command are timed out too", {"timeout", "0.1", "sh", "-c", "sleep 10 & wait"}, 124, 0, "",
+         ""});
+  Check({"timeout leads the command's process group",
+         {"timeout", "10", "sh", "-c", "test \"$(cut -d' ' -f5 /proc/$$/stat)\" = $PPID && echo leader"}, 0, 0,
+         "leader\n", ""});
+}
+
+TEST(TimeoutTest, ForegroundSignalsOnlyTheCommand) {
+  // The child sleep 3 is not signalled and keeps stdout open until it ends.
+  Result r = Invoke({"timeout", "--foreground", "0.1", "sh", "-c", "sleep 3 & wait"});
+  EXPECT_EQ(r.status, 124);
+  EXPECT_EQ(r.err, "");
+  EXPECT_GT(r.seconds, 2.5);
+  Check({"--foreground stays in the caller's group",
+         {"timeout", "--foreground", "10", "sh", "-c", "test \"$(cut -d' ' -f5 /proc/$$/stat)\" != $PPID && echo no"},
+         0, 0, "no\n", ""});
+}
+
+TEST(TimeoutTest, TheCommandsDeathIsPassedOn) {
+  Check({"killed by a signal: timeout dies of the same one", {"timeout", "10", "sh", "-c", "kill -TERM $$"}, 143,
+         SIGTERM, "", ""});
+  Check({"killed by INT", {"timeout", "10", "sh", "-c", "kill -INT $$"}, 130, SIGINT, "", ""});
+  Options in_temp;
+  in_temp.cwd = MakeTempDir();  // Any core file lands here.
+  Check({"a core dump is reported",
+         {"timeout", "10", "sh", "-c", "ulimit -c unlimited 2>/dev/null || exit 99; kill -SEGV $$"}, 139, SIGSEGV,
+         "", "timeout: the monitored command dumped core\n"},
+        in_temp);
+}
+
+// The command's exit is seen at once: no poll interval. The best of five runs of `timeout 10 true` stays far below
+// the 100 ms an implementation polling every 0.1 s would need.
+TEST(TimeoutTest, TheCommandsExitIsSeenAtOnce) {
+  double best = 1e9;
+  for (int i = 0; i < 5; ++i) {
+    Result r = Invoke({"timeout", "10", "true"});
+    EXPECT_EQ(r.status, 0);
+    best = std::min(best, r.seconds);
+  }
+  EXPECT_LT(best, 0.09);
+  Result r = Invoke({"timeout", "10", "sleep", "0.2"});
+  EXPECT_EQ(r.status, 0);
+  EXPECT_LT(r.seconds, 2);
+}
+
+// Signals sent to timeout reach the command: the command sends them to its parent, timeout, itself.
+TEST(TimeoutTest, ForwardsTheSignalsItReceives) {
+  for (const char* sig : {"TERM", "INT", "HUP", "QUIT"}) {
+    const std::string s = sig;
+    Check({"forwards " + s,
+           {"timeout", "-v", "10", "sh", "-c",
+            "trap 'echo got " + s + "; exit 3' " + s + "; kill -" + s + " $PPID; while :; do :; done"},
+           3, 0, "got " + s + "\n", "timeout: sending signal " + s + " to command 'sh'\n"});
+  }
+  Check({"ALRM counts as the timer expiring", {"timeout", "-v", "10", "sh", "-c", "kill -ALRM $PPID; sleep 10"}, 124,
+         0, "", "timeout: sending signal TERM to command 'sh'\n"});
+  Check({"a forwarded signal arms -k",
+         {"timeout", "-k", "0.2", "10", "sh", "-c", "trap '' TERM; kill -TERM $PPID; sleep 10"}, 137, SIGKILL, "",
+         ""});
+  Check({"USR1 is not forwarded: timeout dies of it, as GNU",
+         {"timeout", "10", "sh", "-c", "kill -USR1 $PPID; sleep 0.5"}, 138, SIGUSR1, "", ""});
+}
+
+// grep's SigBlk/SigIgn lines without signals 32 and 33: glibc reserves them and installs its own handlers in every
+// process it starts (execve then resets them), so whether they show as ignored says nothing about timeout.
+std::string WithoutGlibcSignals(const std::string& lines) {
+  std::string out = lines;
+  for (size_t at = 0; (at = out.find(":\t", at)) != std::string::npos; at += 2) {
+    const uint64_t bits = strtoull(out.c_str() + at + 2, nullptr, 16) & ~(uint64_t{3} << 31);
+    char hex[17];
+    snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(bits));
+    out.replace(at + 2, 16, hex);
+  }
+  return out;
+}
+
+// The child must start with the caller's mask and dispositions, not timeout's: grep reports its own.
+TEST(TimeoutTest, TheCommandGetsTheCallersMaskAndDispositions) {
+  Options caller;
+  caller.before_exec = [] {
+    sigset_t set;
+    sigemptyset(&set);
+    for (int sig : {SIGUSR1, SIGTERM, SIGCHLD}) sigaddset(&set, sig);
+    sigprocmask(SIG_BLOCK, &set, nullptr);
+    for (int sig : {SIGHUP, SIGCHLD, SIGTTIN, SIGUSR2}) signal(sig, SIG_IGN);
+  };
+  const std::vector<std::string> grep = {"grep", "-E", "SigBlk|SigIgn", "/proc/self/status"};
+  Result direct = RunProgram("/usr/bin/grep", grep, caller);
+  ASSERT_EQ(direct.status, 0);
+  // Exactly what before_exec asked for.
+  ASSERT_EQ(WithoutGlibcSignals(direct.out), "SigBlk:\t0000000000014200\nSigIgn:\t0000000000110801\n");
+  std::vector<std::string> argv = {"timeout", "10"};
+  argv.insert(argv.end(), grep.begin(), grep.end());
+  Result through = Invoke(argv, caller);
+  EXPECT_EQ(through.status, 0);
+  EXPECT_EQ(WithoutGlibcSignals(through.out), WithoutGlibcSignals(direct.out));
+  EXPECT_EQ(through.err, "");
+  // And with nothing blocked or ignored by the caller, nothing is in the child either.
+  Result clean = Invoke(argv);
+  EXPECT_EQ(WithoutGlibcSignals(clean.out), "SigBlk:\t0000000000000000\nSigIgn:\t0000000000000000\n");
+}
+
+// A command waiting for SIGTERM gets it: timeout's own blocking of TERM does not leak into the command.
+TEST(TimeoutTest, ACommandWaitingForTermGetsIt) {
+  Check({"trap runs", {"timeout", "-p", "0.1", "sh", "-c", "trap 'echo got TERM; exit 5' TERM; sleep 10 & wait"}, 5,
+         0, "got TERM\n", ""});
+}
+
+TEST(TimeoutTest, WorksWithSigchldIgnoredOrBlocked) {
+  Options ignored;
+  ignored.before_exec = [] { signal(SIGCHLD, SIG_IGN); };
+  Options blocked;
+  blocked.before_exec = [] {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGCHLD);
+    sigprocmask(SIG_BLOCK, &set, nullptr);
+  };
+  for (const Options* options : {&ignored, &blocked}) {
+    Check({"status", {"timeout", "10", "sh", "-c", "exit 3"}, 3, 0, "", ""}, *options);
+    Check({"quick exit", {"timeout", "10", "true"}, 0, 0, "", "", 2}, *options);
+    Check({"timed out", {"timeout", "0.1", "sleep", "10"}, 124, 0, "", ""}, *options);
+    Check({"killed", {"timeout", "10", "sh", "-c", "kill -TERM $$"}, 143, SIGTERM, "", ""}, *options);
+  }
+}
+
+TEST(TimeoutTest, WorksWithStandardDescriptorsClosed) {
+  Options no_stdin, no_stdout, no_stderr, none;
+  no_stdin.close_stdin = true;
+  no_stdout.close_stdout = true;
+  no_stderr.close_stderr = true;
+  none.close_stdin = none.close_stdout = none.close_stderr = true;
+  for (const Options* options : {&no_stdin, &no_stdout, &no_stderr, &none}) {
+    Check({"status", {"timeout", "10", "sh", "-c", "exit 3"}, 3, 0, "", ""}, *options);
+    Check({"timed out", {"timeout", "0.1", "sleep", "10"}, 124, 0, "", ""}, *options);
+  }
+  Check({"not found with stderr closed", {"timeout", "10", "no-such-command"}, 127, 0, "", ""}, no_stderr);
+  Check({"verbose with stderr closed", {"timeout", "-v", "0.1", "sleep", "10"}, 124, 0, "", ""}, no_stderr);
+}
+
+// Deliberate difference from GNU 9.1: a signal ignored when timeout started stays ignored (by timeout and by the
+// command), as a shell treats signals ignored on entry. GNU catches it anyway and gives the command SIG_DFL, so
+// `nohup timeout ...` or `timeout ... &` in a script lose their protection.
+TEST(TimeoutTest, DifferenceFromGnuSignalsIgnoredAtStartStayIgnored) {
+  Options hup_ignored;
+  hup_ignored.before_exec = [] { signal(SIGHUP, SIG_IGN); };
+  Check({"HUP ignored by the caller is not forwarded",
+         {"timeout", "-v", "10", "sh", "-c", "kill -HUP $PPID; sleep 0.2; echo alive"}, 0, 0, "alive\n", ""},
+        hup_ignored);
+}
+
+// Deliberate difference from GNU 9.1 (which resets them to SIG_DFL and unblocks SIGCHLD): the command keeps the
+// caller's SIGCHLD, SIGTTIN and SIGTTOU handling. Checked in TheCommandGetsTheCallersMaskAndDispositions.
+
+// Accepted: -f and -p are the short options of newer GNU releases; 9.1 has only --foreground/--preserve-status.
+TEST(TimeoutTest, ShortFormsOfNewerGnu) {
+  Check({"-f", {"timeout", "-f", "10", "sh", "-c", "exit 2"}, 2, 0, "", ""});
+  Check({"-p", {"timeout", "-p", "0.1", "sleep", "10"}, 143, 0, "", ""});
+}
+
+// As PID 1 of a new PID namespace: timeout cannot die of its own signals, so it exits with 128 + N instead.
+TEST(TimeoutTest, AsPid1) {
+  if (RunProgram("/usr/bin/unshare", {"unshare", "--pid", "--fork", "--mount-proc", "true"}).status != 0) {
+    GTEST_SKIP() << "unshare --pid needs privileges here";
+  }
+  const std::string dir = MakeTempDir();
+  ASSERT_EQ(symlink(BinaryPath().c_str(), (dir + "/timeout").c_str()), 0);
+  auto as_pid1 = [&](std::vector<std::string> args) {
+    std::vector<std::string> argv = {"unshare", "--pid", "--fork", "--mount-proc", dir + "/timeout"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return RunProgram("/usr/bin/unshare", argv);
+  };
+  struct Pid1Case {
+    std::vector<std::string> args;
+    int status;
+  };
+  for (const Pid1Case& c : std::vector<Pid1Case>{
+           {{"0.1", "sleep", "10"}, 124},
+           {{"10", "true"}, 0},
+           {{"10", "sh", "-c", "exit 6"}, 6},
+           {{"-s", "KILL", "0.1", "sleep", "10"}, 137},
+           {{"10", "sh", "-c", "kill -TERM $$"}, 143},
+           {{"-k", "0.1", "0.1", "sh", "-c", "trap '' TERM; sleep 10"}, 137},
+           {{"10", "sh", "-c", "test $PPID = 1"}, 0},
+       }) {
+    Result r = as_pid1(c.args);
+    EXPECT_EQ(r.status, c.status) << c.args[c.args.size() - 1];
+    EXPECT_EQ(r.signal, 0) << c.args[c.args.size() - 1];
+    EXPECT_EQ(r.err, "");
+    EXPECT_LT(r.seconds, 5);
+  }
+}
+
+}  // namespace
+}  // namespace coreutils_testing
