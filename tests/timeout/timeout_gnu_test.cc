@@ -124,6 +124,7 @@ TEST_F(TimeoutGnuTest, TimingOut) {
            {"timeout", "-s", "USR1", "0.1", "sleep", "10"},
            {"timeout", "-s", "CONT", "0.1", "sh", "-c", "sleep 0.3"},
            {"timeout", "0.1", "sh", "-c", "sleep 10 & wait"},
+           {"timeout", "-v", "0.1", "setsid", "sleep", "10"},
            {"timeout", "10", "sh", "-c", "test \"$(cut -d' ' -f5 /proc/$$/stat)\" = $PPID && echo leader"},
            {"timeout", "--foreground", "10", "sh", "-c", "test \"$(cut -d' ' -f5 /proc/$$/stat)\" = $PPID || echo no"},
        }) {
@@ -137,9 +138,10 @@ TEST_F(TimeoutGnuTest, ForwardedSignals) {
     Compare({"timeout", "-v", "10", "sh", "-c",
              "trap 'echo got " + s + "; exit 3' " + s + "; kill -" + s + " $PPID; while :; do :; done"});
   }
-  Compare({"timeout", "-v", "10", "sh", "-c", "kill -ALRM $PPID; sleep 10"});
-  Compare({"timeout", "-v", "-k", "0.2", "10", "sh", "-c", "trap '' TERM; kill -TERM $PPID; sleep 10"});
-  Compare({"timeout", "-v", "-s", "HUP", "10", "sh", "-c", "kill -INT $PPID; sleep 10"});
+  Compare({"timeout", "-v", "10", "sh", "-c", "kill -ALRM $PPID; while :; do :; done"});
+  Compare({"timeout", "-v", "-k", "0.2", "10", "sh", "-c",
+           "trap '' TERM; kill -TERM $PPID; while :; do :; done"});
+  Compare({"timeout", "-v", "-s", "HUP", "10", "sh", "-c", "kill -INT $PPID; while :; do :; done"});
 }
 
 TEST_F(TimeoutGnuTest, SigchldIgnoredOrBlockedAndClosedDescriptors) {

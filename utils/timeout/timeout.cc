@@ -153,13 +153,19 @@ struct Monitor {
                                  uucore::Quote(options.command[0])));
     }
     // Errors are ignored, as GNU does: the command may already have exited (ESRCH), and then its exit is next.
-    (void)uucore::SendSignal(child, sig);
-    if (options.foreground) return;  // Only the command itself: its children are not timed out.
-    (void)uucore::SendSignal(0, sig);  // The whole group, children included; our own copy is blocked and dropped.
+    if (options.foreground) {
+      (void)uucore::SendSignal(child, sig);  // Only the command itself: its children are not timed out.
+      return;
+    }
+    // The command once, even though GNU signals it twice (by pid and with the group), which lets a shell that traps
+    // the signal run its trap twice. Our own copy of the group's signal is blocked and dropped.
+    const bool left_group = getpgid(child) != getpgrp();  // It may have made its own group (setsid, a shell's job).
+    (void)uucore::SendSignal(0, sig);
+    if (left_group) (void)uucore::SendSignal(child, sig);
     if (sig != SIGKILL && sig != SIGCONT) {
       // A stopped process acts on the signal only once continued.
-      (void)uucore::SendSignal(child, SIGCONT);
       (void)uucore::SendSignal(0, SIGCONT);
+      if (left_group) (void)uucore::SendSignal(child, SIGCONT);
     }
   }
 
