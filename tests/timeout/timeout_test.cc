@@ -155,6 +155,8 @@ TEST(TimeoutTest, TimingOut) {
             {"timeout", "0.1", "sh", "-c", "trap 'exit 0' TERM; sleep 10 & wait"}, 124, 0, "", ""},
            {"a signal that is ignored by default: still 124 once the command ends",
             {"timeout", "-s", "WINCH", "0.1", "sh", "-c", "sleep 0.5"}, 124, 0, "", ""},
+           {"-s ALRM: our own copy is not taken for another expiry",
+            {"timeout", "-v", "-s", "ALRM", "0.1", "sleep", "10"}, 124, 0, "", "timeout: sending signal ALRM to command 'sleep'\n"},
            {"a signal timeout would die of is not turned on itself", {"timeout", "-s", "USR1", "0.1", "sleep", "10"},
             124, 0, "", ""},
        }) {

@@ -274,6 +274,12 @@ int Run(const Options& options) {
       uucore::Error(sig.status());
       return uucore::kExitCanceled;
     }
+    if (*sig == 0) {  // The timer ran out.
+      monitor.Expire();
+      continue;
+    }
+    // Our own copy of a signal we sent to the group (kill(0, ...)): dropping it also keeps `-s ALRM` from looping.
+    if (info.si_code == SI_USER && info.si_pid == self) continue;
     if (*sig == SIGCHLD) {
       // Any child state change wakes us; only our command's exit ends the wait (stops and others' exits do not).
       absl::StatusOr<std::optional<int>> reaped = uucore::TryReap(monitor.child);
@@ -284,12 +290,11 @@ int Run(const Options& options) {
       if (reaped->has_value()) return StatusAfter(**reaped, monitor);
       continue;
     }
-    if (*sig == 0 || *sig == SIGALRM) {
+    if (*sig == SIGALRM) {  // As GNU: someone else's ALRM is the timer running out.
       monitor.Expire();
       continue;
     }
-    if (!sigismember(&wait_set, *sig)) continue;  // TTIN/TTOU or our own -s signal: blocked to be dropped.
-    if (info.si_code == SI_USER && info.si_pid == self) continue;  // Our own copy of a signal sent to the group.
+    if (!sigismember(&wait_set, *sig)) continue;  // TTIN/TTOU, or the -s signal: blocked only to be dropped.
     monitor.Forward(*sig);
   }
 }
