@@ -32,7 +32,9 @@ ScopedSignalBlock::ScopedSignalBlock(const sigset_t& signals) : set_(signals) {
 }
 
 // Restore the whole old mask, not SIG_UNBLOCK of set_: signals the caller had blocked before must stay blocked.
-ScopedSignalBlock::~ScopedSignalBlock() { pthread_sigmask(SIG_SETMASK, &old_mask_, nullptr); }
+ScopedSignalBlock::~ScopedSignalBlock() {
+  if (restore_) pthread_sigmask(SIG_SETMASK, &old_mask_, nullptr);
+}
 
 absl::Duration MonotonicNow() {
   timespec now;

@@ -45,9 +45,17 @@ class ScopedSignalBlock {
   // The calling thread's mask before the block.
   const sigset_t& old_mask() const { return old_mask_; }
 
+  // KeepBlocked()
+  //
+  // The destructor will leave the mask as it is. For a utility on its way to exit: a signal still pending (a copy
+  // of one it sent to its own group, a real-time signal's queued copies, one that arrived after the last wait)
+  // would otherwise act the moment the mask is restored, typically by killing the process.
+  void KeepBlocked() { restore_ = false; }
+
  private:
   sigset_t set_;
   sigset_t old_mask_;
+  bool restore_ = true;
 };
 
 // Deadline

@@ -60,6 +60,16 @@ TEST(ScopedSignalBlockTest, KeepsWhatWasBlockedBefore) {
   EXPECT_FALSE(IsBlocked(SIGUSR2));
 }
 
+TEST(ScopedSignalBlockTest, KeepBlockedLeavesTheMaskAtDestruction) {
+  const sigset_t before = CurrentMask();
+  {
+    ScopedSignalBlock block({SIGUSR2});
+    block.KeepBlocked();
+  }
+  EXPECT_TRUE(IsBlocked(SIGUSR2));
+  pthread_sigmask(SIG_SETMASK, &before, nullptr);
+}
+
 TEST(ScopedSignalBlockTest, TakesASigset) {
   sigset_t set;
   sigemptyset(&set);

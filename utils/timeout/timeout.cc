@@ -235,8 +235,10 @@ int Run(const Options& options) {
   sigaddset(&block_set, SIGTTOU);
   // The signal we send to our own group must not end us (KILL cannot be blocked: GNU dies of it too, status 137).
   if (options.signal != 0) sigaddset(&block_set, options.signal);
-  // Block before spawning, so that no signal or child exit can slip in before the wait.
+  // Block before spawning, so that no signal or child exit can slip in before the wait. Never unblocked: a copy of
+  // our own group signal (or a late TERM) still pending at exit must not kill us on the way out.
   uucore::ScopedSignalBlock block(block_set);
+  block.KeepBlocked();
 
   // An inherited SIGCHLD SIG_IGN would let the kernel reap the child and lose its status: catch it instead, and give
   // the command back the SIG_IGN its caller chose.
