@@ -1,0 +1,249 @@
+#include "uucore/process_tree.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/string_view.h"
+
+namespace uucore {
+namespace {
+
+// Reads a small /proc file whole; empty when it cannot be read (the process has gone).
+std::string ReadSmallFile(const std::string& path) {
+  std::string text;
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return text;
+  char buf[4096];
+  for (;;) {
+    const ssize_t n = read(fd, buf, sizeof buf);
+    if (n > 0) {
+      text.append(buf, static_cast<size_t>(n));
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;  // Interrupted before reading anything; read again.
+    break;
+  }
+  close(fd);
+  return text;
+}
+
+struct Stat {
+  pid_t ppid = 0;
+  char state = '?';
+};
+
+// /proc/PID/stat's state and PPid. The command name may hold spaces and ')': the fields start after the last ')'.
+std::optional<Stat> ReadStat(pid_t pid) {
+  const std::string text = ReadSmallFile(absl::StrCat("/proc/", pid, "/stat"));
+  const size_t paren = text.rfind(')');
+  if (paren == std::string::npos || paren + 4 >= text.size()) return std::nullopt;
+  Stat stat;
+  stat.state = text[paren + 2];
+  const char* ppid = text.c_str() + paren + 4;
+  stat.ppid = static_cast<pid_t>(strtol(ppid, nullptr, 10));
+  return stat;
+}
+
+// The numeric entries of a /proc directory (processes in /proc, threads in /proc/PID/task).
+std::vector<pid_t> NumericEntries(const std::string& dir_path) {
+  std::vector<pid_t> ids;
+  DIR* dir = opendir(dir_path.c_str());
+  if (dir == nullptr) return ids;
+  while (const dirent* entry = readdir(dir)) {
+    int id;
+    if (absl::SimpleAtoi(entry->d_name, &id) && id > 0) ids.push_back(id);
+  }
+  closedir(dir);
+  return ids;
+}
+
+std::vector<pid_t> ChildrenFromFiles(pid_t pid) {
+  std::vector<pid_t> children;
+  for (pid_t tid : NumericEntries(absl::StrCat("/proc/", pid, "/task"))) {
+    const std::string text = ReadSmallFile(absl::StrCat("/proc/", pid, "/task/", tid, "/children"));
+    for (absl::string_view word : absl::StrSplit(text, ' ', absl::SkipEmpty())) {
+      int child;
+      if (absl::SimpleAtoi(word, &child)) children.push_back(child);
+    }
+  }
+  return children;
+}
+
+absl::StatusOr<std::vector<pid_t>> ListByChildrenFiles(pid_t root) {
+  std::vector<pid_t> found;
+  std::vector<pid_t> next = {root};
+  while (!next.empty()) {  // Breadth first: parents before children.
+    std::vector<pid_t> level;
+    for (pid_t pid : next) {
+      for (pid_t child : ChildrenFromFiles(pid)) level.push_back(child);
+    }
+    for (pid_t pid : level) {
+      const std::optional<Stat> stat = ReadStat(pid);
+      if (stat.has_value() && stat->state != 'Z') found.push_back(pid);
+    }
+    next = std::move(level);
+  }
+  return found;
+}
+
+absl::StatusOr<std::vector<pid_t>> ListByProcScan(pid_t root) {
+  DIR* probe = opendir("/proc");
+  if (probe == nullptr) return absl::ErrnoToStatus(errno, "opendir /proc");
+  closedir(probe);
+  std::multimap<pid_t, pid_t> children;  // ppid -> pid, live processes only.
+  for (pid_t pid : NumericEntries("/proc")) {
+    const std::optional<Stat> stat = ReadStat(pid);
+    if (stat.has_value() && stat->state != 'Z') children.emplace(stat->ppid, pid);
+  }
+  std::vector<pid_t> found;
+  std::vector<pid_t> next = {root};
+  while (!next.empty()) {
+    std::vector<pid_t> level;
+    for (pid_t pid : next) {
+      const auto range = children.equal_range(pid);
+      for (auto it = range.first; it != range.second; ++it) level.push_back(it->second);
+    }
+    found.insert(found.end(), level.begin(), level.end());
+    next = std::move(level);
+  }
+  return found;
+}
+
+int PidfdOpen(pid_t pid) {
+#ifdef SYS_pidfd_open
+  return static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
+#else
+  errno = ENOSYS;
+  return -1;
+#endif
+}
+
+// A descendant being signalled: its pidfd, or -1 to fall back to kill() by pid.
+struct Target {
+  pid_t pid;
+  int pidfd;
+};
+
+void SendTo(const Target& target, int sig) {
+#ifdef SYS_pidfd_send_signal
+  if (target.pidfd >= 0) {
+    // Errors ignored: ESRCH means it has exited (the pidfd never reaches a process that reused the pid).
+    (void)syscall(SYS_pidfd_send_signal, target.pidfd, sig, nullptr, 0);
+    return;
+  }
+#endif
+  (void)kill(target.pid, sig);
+}
+
+}  // namespace
+
+absl::Status BecomeSubreaper() {
+  if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0) return absl::ErrnoToStatus(errno, "prctl");
+  return absl::OkStatus();
+}
+
+bool HasChildrenFiles() {
+  return access(absl::StrCat("/proc/self/task/", getpid(), "/children").c_str(), R_OK) == 0;
+}
+
+absl::StatusOr<std::vector<pid_t>> ListDescendants(pid_t root, Enumeration how) {
+  if (how == Enumeration::kAuto) how = HasChildrenFiles() ? Enumeration::kChildrenFiles : Enumeration::kProcScan;
+  if (how == Enumeration::kChildrenFiles) {
+    if (!HasChildrenFiles()) return absl::NotFoundError("no /proc/PID/task/TID/children (CONFIG_PROC_CHILDREN)");
+    return ListByChildrenFiles(root);
+  }
+  return ListByProcScan(root);
+}
+
+absl::StatusOr<int> SignalDescendants(pid_t root, int sig, Enumeration how) {
+  if (sig == 0) return 0;
+  // Freeze unless the signal itself stops all forking (KILL), or is the freeze (STOP).
+  const bool freeze = sig != SIGKILL && sig != SIGSTOP;
+  const int first = freeze ? SIGSTOP : sig;
+  std::vector<Target> targets;
+  std::set<pid_t> seen;
+  absl::Status status = absl::OkStatus();
+  for (;;) {  // Until a pass finds nobody new: everyone found so far is frozen (or dead) and cannot fork.
+    absl::StatusOr<std::vector<pid_t>> listed = ListDescendants(root, how);
+    if (!listed.ok()) {
+      status = listed.status();
+      break;
+    }
+    const std::set<pid_t> tree(listed->begin(), listed->end());
+    bool found_new = false;
+    for (pid_t pid : *listed) {
+      if (seen.count(pid) != 0) continue;
+      const int pidfd = PidfdOpen(pid);
+      if (pidfd < 0 && errno == ESRCH) continue;  // Exited (and reaped) since the listing.
+      // Checked after opening: if the pid now names a stranger, its parent is outside the tree.
+      const std::optional<Stat> stat = ReadStat(pid);
+      if (!stat.has_value() || (stat->ppid != root && tree.count(stat->ppid) == 0 && seen.count(stat->ppid) == 0)) {
+        if (pidfd >= 0) close(pidfd);
+        continue;
+      }
+      seen.insert(pid);
+      targets.push_back({pid, pidfd});
+      SendTo(targets.back(), first);
+      found_new = true;
+    }
+    if (!found_new) break;
+  }
+  if (freeze) {
+    for (const Target& target : targets) SendTo(target, sig);
+    // A stopped process acts on the signal only once continued.
+    if (sig != SIGCONT) {
+      for (const Target& target : targets) SendTo(target, SIGCONT);
+    }
+  }
+  for (const Target& target : targets) {
+    if (target.pidfd >= 0) close(target.pidfd);
+  }
+  if (!status.ok() && targets.empty()) return status;
+  return static_cast<int>(targets.size());
+}
+
+absl::StatusOr<Reaped> ReapChildren(pid_t watched) {
+  Reaped reaped;
+  for (;;) {
+    int wait_status;
+    const pid_t pid = waitpid(-1, &wait_status, WNOHANG);
+    if (pid > 0) {
+      if (pid == watched) {
+        reaped.watched = wait_status;
+      } else {
+        ++reaped.others;
+      }
+      continue;  // SIGCHLD does not queue: look for more.
+    }
+    if (pid == 0) {
+      reaped.children_left = true;
+      return reaped;
+    }
+    if (errno == EINTR) continue;  // Interrupted before looking; look again.
+    if (errno == ECHILD) return reaped;
+    return absl::ErrnoToStatus(errno, "waitpid");
+  }
+}
+
+}  // namespace uucore

@@ -1,0 +1,87 @@
+// uucore/process_tree.h -- a process's whole tree of descendants: subreaping, enumerating, signalling, reaping.
+//
+// For timeout --kill-tree and timeout as PID 1. A subreaper (PR_SET_CHILD_SUBREAPER) inherits every orphan of its
+// subtree, so "all my descendants have exited" is simply "waitpid(-1) says ECHILD", and every descendant, even one
+// that called setsid() or double-forked, is still found by following parent links down from the subreaper.
+//
+//   (void)uucore::BecomeSubreaper();                         // Before spawning: orphans come back to us.
+//   ... spawn, wait, time out ...
+//   (void)uucore::SignalDescendants(getpid(), SIGTERM);      // Freeze, signal and continue the whole tree.
+//   absl::StatusOr<uucore::Reaped> r = uucore::ReapChildren(command);  // On SIGCHLD: reap them all.
+//
+// Nothing here prints, exits, or changes signal dispositions or masks.
+#ifndef UUCORE_PROCESS_TREE_H_
+#define UUCORE_PROCESS_TREE_H_
+
+#include <sys/types.h>
+
+#include <optional>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+
+namespace uucore {
+
+// BecomeSubreaper()
+//
+// prctl(PR_SET_CHILD_SUBREAPER, 1): orphaned descendants are reparented to the caller instead of to init, so the
+// caller can find, signal and reap them. Not inherited by children. PID 1 is a reaper already (succeeds too).
+// Error: the errno of prctl as absl::ErrnoToStatus() (EINVAL on kernels before 3.4).
+absl::Status BecomeSubreaper();
+
+// How ListDescendants() finds children.
+enum class Enumeration {
+  kAuto,           // kChildrenFiles where the kernel has them (CONFIG_PROC_CHILDREN), else kProcScan.
+  kChildrenFiles,  // /proc/PID/task/TID/children of each process, recursively.
+  kProcScan,       // One pass over /proc/*/stat, following PPid links down from the root.
+};
+
+// HasChildrenFiles()
+//
+// Whether /proc/self/task/TID/children exists (CONFIG_PROC_CHILDREN).
+bool HasChildrenFiles();
+
+// ListDescendants()
+//
+// The live (not zombie) descendants of `root`, excluding root, parents before children. A snapshot that may be
+// stale the moment it returns: a descendant may fork or exit meanwhile. SignalDescendants() makes it exact.
+// Error: NotFound if kChildrenFiles is asked for where the kernel has none; the errno of opendir("/proc").
+[[nodiscard]] absl::StatusOr<std::vector<pid_t>> ListDescendants(pid_t root, Enumeration how = Enumeration::kAuto);
+
+// SignalDescendants()
+//
+// Sends `sig` to every descendant of `root` (the caller or one of its descendants), including those that appear
+// while this runs, and returns how many processes were signalled. The way it stays exact:
+//   - Freeze first: each descendant found is sent SIGSTOP, and the tree is listed again until a pass finds nobody
+//     new. A stopped process cannot fork, and a fork that races with the SIGSTOP either completes before the signal
+//     is queued (so the child is visible to the next pass) or is restarted by the kernel after the stop. Then every
+//     frozen process gets `sig` and then SIGCONT, so a handler for `sig` runs once the process is continued.
+//   - With SIGKILL no freeze is needed (a killed process forks no more): each pass kills what it finds.
+//   - PID reuse: each process is addressed through a pidfd (pidfd_open, pidfd_send_signal), taken before checking
+//     that its parent is still in the tree. A pid reused by a stranger between listing and opening fails that
+//     check; one reused after opening is never signalled (the pidfd names the old process). Without pidfds
+//     (ENOSYS, or out of descriptors) plain kill() follows the same check, with its small window.
+// sig 0 signals nobody and returns 0. Errors for single processes (ESRCH: gone; EPERM: a setuid program) are
+// ignored, as kill(1) of a group would.
+// Error: only from listing (see ListDescendants()).
+[[nodiscard]] absl::StatusOr<int> SignalDescendants(pid_t root, int sig, Enumeration how = Enumeration::kAuto);
+
+// What ReapChildren() found.
+struct Reaped {
+  std::optional<int> watched;  // The wait status of `watched`, if it was reaped in this call.
+  int others = 0;              // How many other children were reaped.
+  bool children_left = false;  // Whether the caller still has children (running, or stopped); false is ECHILD.
+};
+
+// ReapChildren()
+//
+// Reaps every child that has exited, without blocking (waitpid(-1, WNOHANG) until none is ready, EINTR retried),
+// and reports the status of `watched` if it was among them. For PID 1 and subreapers, whose orphaned descendants
+// would otherwise stay zombies; SIGCHLD does not queue, so one signal may stand for many exits.
+// Error: any errno of waitpid but ECHILD/EINTR, as absl::ErrnoToStatus().
+[[nodiscard]] absl::StatusOr<Reaped> ReapChildren(pid_t watched);
+
+}  // namespace uucore
+
+#endif  // UUCORE_PROCESS_TREE_H_

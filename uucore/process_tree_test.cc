@@ -1,0 +1,194 @@
+#include "uucore/process_tree.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "tests/testing/status_matchers.h"
+
+namespace uucore {
+namespace {
+
+using ::coreutils_testing::IsOk;
+using ::coreutils_testing::StatusIs;
+
+// The test process is the subreaper: every orphan of the scripts below comes back to it.
+class ProcessTreeTest : public testing::Test {
+ protected:
+  void SetUp() override { ASSERT_THAT(BecomeSubreaper(), IsOk()); }
+  void TearDown() override {
+    // Leave nothing behind for the next case, whatever it failed on.
+    (void)SignalDescendants(getpid(), SIGKILL);
+    while (waitpid(-1, nullptr, 0) > 0 || errno == EINTR) {
+    }
+  }
+};
+
+pid_t RunShell(const std::string& script) {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    execl("/bin/sh", "sh", "-c", script.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  return pid;
+}
+
+double Now() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+// Waits (up to `seconds`) until ListDescendants sees `count` live descendants.
+std::vector<pid_t> AwaitDescendants(size_t count, Enumeration how, double seconds = 20) {
+  const double end = Now() + seconds;
+  std::vector<pid_t> found;
+  while (Now() < end) {
+    absl::StatusOr<std::vector<pid_t>> listed = ListDescendants(getpid(), how);
+    if (listed.ok()) found = *listed;
+    if (found.size() >= count) break;
+    usleep(10000);
+  }
+  return found;
+}
+
+// A fresh path for a script to create once its tree is in place.
+std::string Marker() {
+  static int n = 0;
+  const char* dir = getenv("TEST_TMPDIR");
+  return std::string(dir != nullptr ? dir : "/tmp") + "/ready." + std::to_string(getpid()) + "." + std::to_string(++n);
+}
+
+bool AwaitFile(const std::string& path, double seconds = 20) {
+  const double end = Now() + seconds;
+  while (Now() < end) {
+    if (access(path.c_str(), F_OK) == 0) return true;
+    usleep(10000);
+  }
+  return false;
+}
+
+// Reaps everything until ECHILD; false if children were still there after `seconds`.
+bool ReapAllWithin(double seconds) {
+  const double end = Now() + seconds;
+  while (Now() < end) {
+    absl::StatusOr<Reaped> r = ReapChildren(-1);
+    if (!r.ok()) return false;
+    if (!r->children_left) return true;
+    usleep(10000);
+  }
+  return false;
+}
+
+TEST_F(ProcessTreeTest, OrphansComeBackToTheSubreaper) {
+  const pid_t sh = RunShell("sleep 100 & echo $! > /dev/null; exit 0");
+  int status;
+  ASSERT_EQ(waitpid(sh, &status, 0), sh);
+  std::vector<pid_t> found = AwaitDescendants(1, Enumeration::kProcScan);
+  ASSERT_EQ(found.size(), 1u);
+  char path[64];
+  snprintf(path, sizeof path, "/proc/%d/stat", found[0]);
+  FILE* stat = fopen(path, "r");
+  ASSERT_NE(stat, nullptr);
+  int pid = 0, ppid = 0;
+  char state = 0;
+  EXPECT_EQ(fscanf(stat, "%d (%*[^)]) %c %d", &pid, &state, &ppid), 3);
+  fclose(stat);
+  EXPECT_EQ(ppid, getpid());  // Reparented to us, not to init.
+}
+
+TEST_F(ProcessTreeTest, ListsDaemonsThatLeftTheSessionByEveryMethod) {
+  // A double fork with setsid: the classic daemon, in neither our group nor our session.
+  const std::string ready = Marker();
+  RunShell("setsid sh -c 'sleep 100 & exit 0'; sleep 100 & : > " + ready + "; wait");
+  ASSERT_TRUE(AwaitFile(ready));
+  for (Enumeration how : {Enumeration::kAuto, Enumeration::kProcScan, Enumeration::kChildrenFiles}) {
+    if (how == Enumeration::kChildrenFiles && !HasChildrenFiles()) {
+      EXPECT_THAT(ListDescendants(getpid(), how), StatusIs(absl::StatusCode::kNotFound));
+      continue;
+    }
+    // sh, the daemon's sleep (reparented to us once its setsid sh exits), and sh's own sleep.
+    std::vector<pid_t> found = AwaitDescendants(3, how);
+    EXPECT_EQ(found.size(), 3u) << static_cast<int>(how);
+  }
+}
+
+TEST_F(ProcessTreeTest, SignalZeroSignalsNobody) {
+  RunShell("sleep 100");
+  ASSERT_EQ(AwaitDescendants(1, Enumeration::kAuto).size(), 1u);
+  EXPECT_EQ(*SignalDescendants(getpid(), 0), 0);
+  absl::StatusOr<Reaped> r = ReapChildren(-1);
+  ASSERT_THAT(r.status(), IsOk());
+  EXPECT_TRUE(r->children_left);
+}
+
+TEST_F(ProcessTreeTest, TermReachesEveryDescendantIncludingDaemons) {
+  const std::string ready = Marker();
+  RunShell("setsid sh -c 'sleep 100 & sleep 100 & exit 0'; (sleep 100 &); sleep 100 & : > " + ready + "; wait");
+  ASSERT_TRUE(AwaitFile(ready));
+  ASSERT_EQ(AwaitDescendants(5, Enumeration::kAuto).size(), 5u);
+  absl::StatusOr<int> n = SignalDescendants(getpid(), SIGTERM);
+  ASSERT_THAT(n.status(), IsOk());
+  EXPECT_EQ(*n, 5);
+  EXPECT_TRUE(ReapAllWithin(20));
+}
+
+TEST_F(ProcessTreeTest, KillReachesATreeThatKeepsForking) {
+  // Forks as fast as it can: only repeated passes (or a freeze) catch every new child.
+  RunShell("i=0; while [ $i -lt 2000 ]; do sleep 100 & i=$((i+1)); done; wait");
+  ASSERT_GE(AwaitDescendants(20, Enumeration::kAuto).size(), 20u);
+  absl::StatusOr<int> n = SignalDescendants(getpid(), SIGKILL);
+  ASSERT_THAT(n.status(), IsOk());
+  EXPECT_GE(*n, 20);
+  EXPECT_TRUE(ReapAllWithin(20));
+}
+
+TEST_F(ProcessTreeTest, FreezingCatchesATermImmuneForker) {
+  // The forker ignores TERM, its children do not: after the freeze it is the only survivor.
+  RunShell("trap '' TERM; i=0; while [ $i -lt 2000 ]; do sh -c 'sleep 100' & i=$((i+1)); done; wait");
+  ASSERT_GE(AwaitDescendants(10, Enumeration::kAuto).size(), 10u);
+  ASSERT_THAT(SignalDescendants(getpid(), SIGTERM).status(), IsOk());
+  // The survivor was continued (not left stopped): it goes on forking, and KILL ends it all.
+  usleep(100000);
+  absl::StatusOr<std::vector<pid_t>> left = ListDescendants(getpid());
+  ASSERT_THAT(left.status(), IsOk());
+  EXPECT_GE(left->size(), 1u);
+  ASSERT_THAT(SignalDescendants(getpid(), SIGKILL).status(), IsOk());
+  EXPECT_TRUE(ReapAllWithin(20));
+}
+
+TEST_F(ProcessTreeTest, ReapChildrenReportsTheWatchedChildAndOthers) {
+  const pid_t watched = RunShell("exit 7");
+  RunShell("exit 0");
+  RunShell("exit 0");
+  const double end = Now() + 20;
+  std::optional<int> status;
+  int others = 0;
+  bool left = true;
+  while (Now() < end && left) {
+    absl::StatusOr<Reaped> r = ReapChildren(watched);
+    ASSERT_THAT(r.status(), IsOk());
+    if (r->watched.has_value()) status = r->watched;
+    others += r->others;
+    left = r->children_left;
+    usleep(10000);
+  }
+  ASSERT_TRUE(status.has_value());
+  EXPECT_EQ(WEXITSTATUS(*status), 7);
+  EXPECT_EQ(others, 2);
+  EXPECT_FALSE(left);
+}
+
+}  // namespace
+}  // namespace uucore
