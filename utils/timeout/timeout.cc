@@ -7,6 +7,11 @@
 //   -p, --preserve-status   exit with the command's status even when it timed out
 //   -f, --foreground        leave the command in timeout's process group and signal only the command itself
 //   -v, --verbose           "timeout: sending signal TERM to command 'CMD'" to stderr for every signal sent
+// Beyond GNU (off by default; README "timeout beyond GNU", timeout.1):
+//   -i, --inactivity        DURATION counts from the command's last output: stdout/stderr go through pipes
+//       --tree[=WHEN]       subreaper; signal every descendant (setsid, daemons too) and wait for all to exit;
+//                           WHEN: 'timeout' (expiry or a forwarded signal, the default) or 'exit' (also on its exit)
+//   As PID 1 (always): reap every orphan, and pass on every signal that the kernel would otherwise drop for PID 1.
 // DURATION as uucore::ParseDuration (s, m, h, d suffixes; 0 disables the timer, `-k 0` the kill; "inf" waits forever).
 // Signals received: TERM, INT, HUP, QUIT are passed on to the command (then to its group), and arm -k; ALRM counts
 // as expiry. Signals ignored when timeout started stay ignored by timeout and the command (GNU catches them anyway).
@@ -24,9 +29,14 @@
 #include "utils/timeout/timeout.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <linux/kcmp.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -40,6 +50,7 @@
 #include "uucore/cli.h"
 #include "uucore/duration.h"
 #include "uucore/process.h"
+#include "uucore/process_tree.h"
 #include "uucore/quote.h"
 #include "uucore/signal_wait.h"
 #include "uucore/signals.h"
@@ -65,6 +76,17 @@ Mandatory arguments to long options are mandatory for short options too.
                  the signal to send on timeout: a name such as 'HUP' or a
                    number; 'kill -l' lists them
   -v, --verbose  report every signal sent on timeout to stderr
+  -i, --inactivity
+                 time out only after DURATION without output: restart the
+                   timer whenever COMMAND writes to stdout or stderr; these
+                   then reach timeout's own through pipes, so COMMAND no
+                   longer sees a terminal there (see timeout(1))
+      --tree[=WHEN]
+                 signal every descendant of COMMAND, also those that left
+                   its process group or session (setsid, daemons), and wait
+                   until all have exited; -k applies to each of them.
+                   WHEN is 'timeout' (the default: on expiry or a signal
+                   passed on) or 'exit' (also when COMMAND exits by itself)
       --help        display this help and exit
       --version     output version information and exit
 
@@ -75,6 +97,10 @@ A DURATION of 0 disables that timeout.
 When the time is up, COMMAND gets the TERM signal unless another SIGNAL was
 chosen. A process can block or catch TERM; it cannot catch KILL.
 
+As PID 1 (a container's entrypoint), timeout also reaps every orphaned process
+handed to it, and passes on to COMMAND every signal it receives but CHLD, ALRM
+and those that report faults.
+
 Exit status:
   124  if COMMAND timed out and --preserve-status was not given
   125  if timeout itself failed
@@ -83,23 +109,34 @@ Exit status:
   137  if COMMAND (or timeout itself) was sent the KILL (9) signal (128+9)
   -    otherwise, the exit status of COMMAND
 )";
-constexpr char kShortOptions[] = "+fk:ps:v";  // '+': stop at DURATION so COMMAND's options pass through.
-enum { kHelpOption = 256, kVersionOption };
+constexpr char kShortOptions[] = "+fik:ps:v";  // '+': stop at DURATION so COMMAND's options pass through.
+enum { kHelpOption = 256, kVersionOption, kTreeOption };
 constexpr option kLongOptions[] = {
     {"foreground", no_argument, nullptr, 'f'},      {"kill-after", required_argument, nullptr, 'k'},
     {"preserve-status", no_argument, nullptr, 'p'}, {"signal", required_argument, nullptr, 's'},
-    {"verbose", no_argument, nullptr, 'v'},         {"help", no_argument, nullptr, kHelpOption},
-    {"version", no_argument, nullptr, kVersionOption}, {nullptr, 0, nullptr, 0},
+    {"verbose", no_argument, nullptr, 'v'},         {"inactivity", no_argument, nullptr, 'i'},
+    {"tree", optional_argument, nullptr, kTreeOption},
+    {"help", no_argument, nullptr, kHelpOption},    {"version", no_argument, nullptr, kVersionOption},
+    {nullptr, 0, nullptr, 0},
 };
 
 // The signals timeout passes on to the command when it receives them (ALRM means "expire now" instead).
 constexpr int kForwarded[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT};
+
+// As PID 1, every other signal is passed on too (the kernel drops a signal PID 1 neither handles nor blocks), but
+// these: timeout's own (CHLD, ALRM, TTIN/TTOU, PIPE, XCPU/XFSZ), the uncatchable, and those that report a fault.
+constexpr int kNeverPassedOn[] = {SIGCHLD, SIGALRM, SIGTTIN, SIGTTOU, SIGPIPE, SIGXCPU, SIGXFSZ, SIGKILL, SIGSTOP,
+                                  SIGSEGV, SIGBUS,  SIGFPE,  SIGILL,  SIGTRAP, SIGSYS,  SIGABRT};
+
+enum class KillTree { kOff, kOnTimeout, kOnExit };
 
 struct Options {  // Everything Run() needs; no globals.
   enum class Action { kRun, kHelp, kVersion } action = Action::kRun;
   absl::Duration duration = absl::ZeroDuration(), kill_after = absl::ZeroDuration();
   int signal = SIGTERM;
   bool foreground = false, preserve_status = false, verbose = false;
+  bool inactivity = false;  // -i: the timer restarts at every output.
+  KillTree kill_tree = KillTree::kOff;
   char** command = nullptr;
 };
 
@@ -112,6 +149,20 @@ absl::StatusOr<Options> ParseArgs(int argc, char* argv[]) {
       case 'f': options.foreground = true; break;
       case 'p': options.preserve_status = true; break;
       case 'v': options.verbose = true; break;
+      case 'i': options.inactivity = true; break;
+      case kTreeOption: {
+        const absl::string_view when = optarg == nullptr ? "timeout" : optarg;
+        if (when == "timeout") {
+          options.kill_tree = KillTree::kOnTimeout;
+        } else if (when == "exit") {
+          options.kill_tree = KillTree::kOnExit;
+        } else {  // As GNU's argmatch words it.
+          return absl::InvalidArgumentError(absl::StrCat("invalid argument ", uucore::Quote(when),
+                                                         " for '--tree'\nValid arguments are:\n  - 'timeout'\n"
+                                                         "  - 'exit'"));
+        }
+        break;
+      }
       case 'k': {
         absl::StatusOr<absl::Duration> d = uucore::ParseDuration(optarg);
         if (!d.ok()) return d.status();
@@ -141,16 +192,27 @@ absl::StatusOr<Options> ParseArgs(int argc, char* argv[]) {
 // The run's state: one timer, and what the next expiry sends. Lives only inside Run().
 struct Monitor {
   const Options& options;
-  pid_t child;
+  pid_t self, child;
   uucore::Deadline alarm;        // The next expiry; Never() when disarmed.
   int next_signal;               // What expiry sends: the -s signal, then KILL once -k has been armed.
   absl::Duration kill_after;     // -k, until armed (then zero: KILL is armed once).
   bool timed_out = false;
+  bool tree_signalled = false;   // --tree sent the tree a signal: wait for every descendant before returning.
+  std::optional<int> command_status;  // The command's wait status once reaped.
 
-  void Send(int sig) const {
-    if (options.verbose) {
-      uucore::Error(absl::StrCat("sending signal ", uucore::SignalName(sig), " to command ",
-                                 uucore::Quote(options.command[0])));
+  void Report(int sig, absl::string_view whom) const {
+    if (!options.verbose) return;
+    uucore::Error(absl::StrCat("sending signal ", uucore::SignalName(sig), " to ", whom, uucore::Quote(options.command[0])));
+  }
+
+  // `cont`: follow with SIGCONT, so that a stopped process acts on the signal.
+  void Send(int sig, bool cont = true) {
+    Report(sig, "command ");
+    if (options.kill_tree != KillTree::kOff) {
+      // Every descendant, through pidfds, frozen first so none can fork out of reach (uucore/process_tree.h).
+      if (cont) tree_signalled = true;
+      (void)uucore::SignalDescendants(self, sig);
+      return;
     }
     // Errors are ignored, as GNU does: the command may already have exited (ESRCH), and then its exit is next.
     if (options.foreground) {
@@ -162,7 +224,7 @@ struct Monitor {
     const bool left_group = getpgid(child) != getpgrp();  // It may have made its own group (setsid, a shell's job).
     (void)uucore::SendSignal(0, sig);
     if (left_group) (void)uucore::SendSignal(child, sig);
-    if (sig != SIGKILL && sig != SIGCONT) {
+    if (cont && sig != SIGKILL && sig != SIGCONT) {
       // A stopped process acts on the signal only once continued.
       (void)uucore::SendSignal(0, SIGCONT);
       if (left_group) (void)uucore::SendSignal(child, SIGCONT);
@@ -180,6 +242,15 @@ struct Monitor {
   // A signal we received is passed on as it is.
   void Forward(int sig) {
     Send(sig);
+    ArmKill();
+  }
+
+  // --tree=exit: the command has exited by itself and left descendants running; they get what expiry sends.
+  void CleanUpAfter() {
+    Report(next_signal, "the descendants of command ");
+    tree_signalled = true;
+    alarm = uucore::Deadline::Never();  // The command's own timer is over; only -k counts now.
+    (void)uucore::SignalDescendants(self, next_signal);
     ArmKill();
   }
 
@@ -211,21 +282,248 @@ int StatusAfter(int wait_status, const Monitor& monitor) {
     const int sig = WTERMSIG(wait_status);
     if (WCOREDUMP(wait_status)) uucore::Error("the monitored command dumped core");
     // Pass the command's death on to our caller; PID 1 cannot be killed by its own signal, so it exits instead.
-    if (!monitor.timed_out && getpid() != 1) DieOf(sig);
+    if (!monitor.timed_out && monitor.self != 1) DieOf(sig);
     if (monitor.timed_out && sig == SIGKILL) preserve = true;  // 137 tells the caller that KILL was needed.
   }
   if (monitor.timed_out && !preserve) return uucore::kExitTimedOut;
   return uucore::ExitStatusOf(wait_status);
 }
 
+// -i: the command's stdout and stderr are pipes that timeout copies to its own, so every write is seen. Each stream
+// holds at most one PIPE_BUF chunk in flight, and timeout reads a pipe only once that chunk is out, so a stalled
+// reader of timeout's output stalls the command as it would without timeout (and counts as inactivity).
+class Relay {
+ public:
+  // A wake of Wait(): a signal (with its sender), the deadline, or output moved.
+  struct Event {
+    int sig = 0;  // > 0: this signal; 0: the deadline passed; kActivity: output moved (restart the timer).
+    int code = 0;
+    pid_t pid = 0;
+  };
+  static constexpr int kActivity = -1;
+
+  ~Relay() {
+    for (Stream& s : streams_) CloseFrom(s);
+    if (sigfd_ >= 0) close(sigfd_);
+  }
+
+  // Before Spawn(): pipes for the open ones of fds 1 and 2 (one pipe for both when they share an open file
+  // description, as with 2>&1, so their order is kept), and a signalfd for `signals` (which must stay blocked).
+  absl::Status Open(const sigset_t& signals) {
+    const bool open1 = fcntl(1, F_GETFD) >= 0, open2 = fcntl(2, F_GETFD) >= 0;  // Before we open anything.
+    sigfd_ = signalfd(-1, &signals, SFD_CLOEXEC | SFD_NONBLOCK);
+    if (sigfd_ < 0) return absl::ErrnoToStatus(errno, "signalfd");
+    sigfd_ = AboveStandard(sigfd_);
+    const pid_t me = getpid();
+    const bool shared = open1 && open2 && syscall(SYS_kcmp, me, me, KCMP_FILE, 1, 2) == 0;
+    for (int fd : {1, 2}) {
+      if (!(fd == 1 ? open1 : open2)) continue;  // A closed descriptor stays closed for the command, as without -i.
+      Stream& s = streams_[fd - 1];
+      s.to = fd;
+      if (fd == 2 && shared) {
+        s.to = -1;
+        streams_[0].also = 2;
+        continue;
+      }
+      int ends[2];
+      if (pipe2(ends, O_CLOEXEC) != 0) return absl::ErrnoToStatus(errno, "pipe");
+      s.from = AboveStandard(ends[0]);
+      s.child_end = AboveStandard(ends[1]);
+      fcntl(s.from, F_SETFL, O_NONBLOCK);  // Ours alone: drained without blocking once the command has exited.
+    }
+    return absl::OkStatus();
+  }
+
+  // Spawns with the pipes' write ends as the command's fds 1 and 2, restoring timeout's own afterwards.
+  absl::StatusOr<pid_t> Spawn(char* const argv[], const uucore::SpawnOptions& spawn) {
+    int saved[2] = {-1, -1};
+    for (int i = 0; i < 2; ++i) {
+      const Stream& s = streams_[i];
+      const int end = s.child_end >= 0 ? s.child_end : (i == 1 && streams_[0].also == 2 ? streams_[0].child_end : -1);
+      if (end < 0) continue;
+      saved[i] = fcntl(i + 1, F_DUPFD_CLOEXEC, 3);
+      dup2(end, i + 1);  // Without close-on-exec: the command inherits it.
+    }
+    absl::StatusOr<pid_t> child = uucore::Spawn(argv, spawn);
+    for (int i = 0; i < 2; ++i) {
+      if (saved[i] < 0) continue;
+      dup2(saved[i], i + 1);  // Our own stdout/stderr back, for the copy and for our messages.
+      close(saved[i]);
+    }
+    for (Stream& s : streams_) {
+      if (s.child_end >= 0) close(s.child_end);  // Only the command holds the write ends: its exit gives EOF.
+      s.child_end = -1;
+    }
+    return child;
+  }
+
+  // Waits, in one ppoll per wake, for a signal (read from the signalfd: they stay blocked), the deadline, or the
+  // pipes; moves output as it comes. EINTR (a stop/continue) is absorbed and the time left recomputed.
+  absl::StatusOr<Event> Wait(uucore::Deadline deadline) {
+    for (;;) {
+      pollfd fds[3] = {{sigfd_, POLLIN, 0}, {-1, 0, 0}, {-1, 0, 0}};
+      for (int i = 0; i < 2; ++i) {
+        const Stream& s = streams_[i];
+        if (s.len > s.off) {
+          fds[i + 1] = {s.to, POLLOUT, 0};  // A chunk is waiting: read no more until it is out.
+        } else if (s.from >= 0) {
+          fds[i + 1] = {s.from, POLLIN, 0};
+        }
+      }
+      const timespec left = uucore::ToKernelTimespec(deadline.Remaining());  // Recomputed after every wake.
+      if (ppoll(fds, 3, deadline.is_never() ? nullptr : &left, nullptr) < 0) {
+        if (errno == EINTR) continue;  // A stop/continue or a handled signal: recompute and wait again.
+        return absl::ErrnoToStatus(errno, "ppoll");
+      }
+      bool moved = false;
+      for (int i = 0; i < 2; ++i) {
+        if (fds[i + 1].fd >= 0 && fds[i + 1].revents != 0) moved |= Move(streams_[i]);
+      }
+      if (fds[0].revents != 0) {
+        signalfd_siginfo info;
+        const ssize_t n = read(sigfd_, &info, sizeof info);
+        if (n == static_cast<ssize_t>(sizeof info)) {
+          // Output moved in the same wake is not lost: the caller restarts its timer on the next one at once.
+          pending_activity_ = pending_activity_ || moved;
+          return Event{static_cast<int>(info.ssi_signo), info.ssi_code, static_cast<pid_t>(info.ssi_pid)};
+        }
+      }
+      if (moved || pending_activity_) {
+        pending_activity_ = false;
+        return Event{kActivity};
+      }
+      if (deadline.HasPassed()) return Event{0};
+    }
+  }
+
+  // Once the command has exited: copies what it left in the pipes, without waiting for EOF (a descendant may hold
+  // a write end for ever; timeout returns when the command does, and later output from descendants is dropped).
+  void Drain() {
+    for (Stream& s : streams_) {
+      while (s.from >= 0 || s.len > s.off) {
+        if (s.len > s.off) {
+          if (!WriteAll(s)) break;
+          continue;
+        }
+        const ssize_t n = read(s.from, s.buf, sizeof s.buf);
+        if (n < 0 && errno == EINTR) continue;  // Interrupted before reading; read again.
+        if (n <= 0) break;                       // Empty for now (EAGAIN), EOF, or an error: nothing more to copy.
+        s.len = static_cast<size_t>(n);
+        s.off = 0;
+      }
+    }
+  }
+
+ private:
+  struct Stream {
+    int from = -1;        // Our read end of the command's pipe.
+    int child_end = -1;   // The write end, until the command has it.
+    int to = -1;          // Where the output goes: timeout's own fd 1 or 2.
+    int also = -1;        // 2 when the command's fd 2 is this same pipe (2>&1).
+    char buf[PIPE_BUF];   // At most PIPE_BUF: a pipe that polls writable takes it without blocking.
+    size_t len = 0, off = 0;
+  };
+
+  static int AboveStandard(int fd) {  // Pipes must not land on a closed 0, 1 or 2 that the command should see closed.
+    if (fd > 2) return fd;
+    const int moved = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+    close(fd);
+    return moved;
+  }
+
+  static void CloseFrom(Stream& s) {
+    if (s.from >= 0) close(s.from);
+    s.from = -1;
+  }
+
+  // One step for a ready stream: write the chunk in flight, or read the next. True if bytes moved.
+  static bool Move(Stream& s) {
+    if (s.len > s.off) {
+      const ssize_t n = write(s.to, s.buf + s.off, s.len - s.off);
+      if (n > 0) {
+        s.off += static_cast<size_t>(n);
+        return true;
+      }
+      if (n < 0 && (errno == EINTR || errno == EAGAIN)) return false;  // Not taken this time; poll again.
+      // Our output is gone (EPIPE: SIGPIPE is blocked in timeout): close the pipe so that the command's next write
+      // fails with EPIPE/SIGPIPE, as it would have written to the closed output itself.
+      s.len = s.off = 0;
+      CloseFrom(s);
+      return false;
+    }
+    const ssize_t n = read(s.from, s.buf, sizeof s.buf);
+    if (n > 0) {
+      s.len = static_cast<size_t>(n);
+      s.off = 0;
+      return true;
+    }
+    if (n < 0 && (errno == EINTR || errno == EAGAIN)) return false;  // Nothing after all; poll again.
+    CloseFrom(s);  // EOF: the command (and all who share the pipe) closed it; the other stream goes on.
+    return false;
+  }
+
+  static bool WriteAll(Stream& s) {
+    while (s.len > s.off) {
+      const ssize_t n = write(s.to, s.buf + s.off, s.len - s.off);
+      if (n > 0) {
+        s.off += static_cast<size_t>(n);
+        continue;
+      }
+      if (n < 0 && errno == EINTR) continue;  // Interrupted before writing; write again.
+      s.len = s.off = 0;
+      CloseFrom(s);
+      return false;
+    }
+    s.len = s.off = 0;
+    return true;
+  }
+
+  Stream streams_[2];
+  int sigfd_ = -1;
+  bool pending_activity_ = false;
+};
+
+// Reaps on SIGCHLD. Only the command, unless timeout is PID 1 or a subreaper: then every orphan handed to it too, so
+// that none stays a zombie. Sets *children_left when children (descendants) remain.
+absl::Status ReapOnSigchld(Monitor& monitor, bool reap_all, bool* children_left) {
+  *children_left = false;
+  if (reap_all) {
+    absl::StatusOr<uucore::Reaped> reaped = uucore::ReapChildren(monitor.child);
+    if (!reaped.ok()) return reaped.status();
+    if (reaped->watched.has_value()) monitor.command_status = reaped->watched;
+    *children_left = reaped->children_left;
+    return absl::OkStatus();
+  }
+  absl::StatusOr<std::optional<int>> reaped = uucore::TryReap(monitor.child);
+  if (!reaped.ok()) return reaped.status();
+  if (reaped->has_value()) monitor.command_status = **reaped;
+  return absl::OkStatus();
+}
+
 int Run(const Options& options) {
+  const pid_t self = getpid();
+  const bool pid1 = self == 1;  // Whoever starts a PID namespace (a container) with us: init's duties are ours.
   // Which signals we wait for. A signal ignored when we started stays ignored, by us and by the command.
-  sigset_t wait_set, block_set, child_ignore;
+  sigset_t wait_set, block_set, child_ignore, passed_on;
   sigemptyset(&wait_set);
   sigemptyset(&child_ignore);
+  sigemptyset(&passed_on);
   sigaddset(&wait_set, SIGCHLD);
   sigaddset(&wait_set, SIGALRM);
   for (int sig : kForwarded) sigaddset(&wait_set, sig);
+  if (pid1) {
+    // The kernel drops a signal that PID 1 neither handles nor blocks: block all we pass on, to receive them.
+    for (int sig = 1; sig <= SIGRTMAX; ++sig) {
+      if (sig < SIGRTMIN && sig > SIGSYS) continue;  // glibc's own real-time signals (32, 33).
+      sigaddset(&passed_on, sig);
+    }
+    for (int sig : kNeverPassedOn) sigdelset(&passed_on, sig);
+    for (int sig : kForwarded) sigdelset(&passed_on, sig);
+    for (int sig = 1; sig <= SIGRTMAX; ++sig) {
+      if (sigismember(&passed_on, sig) == 1 && uucore::IsIgnored(sig)) sigdelset(&passed_on, sig);
+      if (sigismember(&passed_on, sig) == 1) sigaddset(&wait_set, sig);
+    }
+  }
   for (int sig : {SIGALRM, SIGTERM, SIGINT, SIGHUP, SIGQUIT}) {
     if (uucore::IsIgnored(sig)) sigdelset(&wait_set, sig);
   }
@@ -233,6 +531,8 @@ int Run(const Options& options) {
   // Never stopped by the terminal on the command's behalf, nor by our own -v message from the background.
   sigaddset(&block_set, SIGTTIN);
   sigaddset(&block_set, SIGTTOU);
+  // -i: a write to our closed output must fail with EPIPE (handled), not kill us and orphan the command.
+  if (options.inactivity) sigaddset(&block_set, SIGPIPE);
   // The signal we send to our own group must not end us (KILL cannot be blocked: GNU dies of it too, status 137).
   if (options.signal != 0) sigaddset(&block_set, options.signal);
   // Block before spawning, so that no signal or child exit can slip in before the wait. Never unblocked: a copy of
@@ -247,11 +547,31 @@ int Run(const Options& options) {
     sigaddset(&child_ignore, SIGCHLD);
   }
   if (!options.foreground) (void)uucore::BecomeGroupLeader();  // GNU goes on if it cannot.
+  // --tree: before spawning, so that no descendant can be orphaned to init before we are its reaper.
+  const bool kill_tree = options.kill_tree != KillTree::kOff;
+  if (kill_tree) {
+    absl::Status subreaper = uucore::BecomeSubreaper();
+    if (!subreaper.ok()) {
+      uucore::Error(subreaper);
+      return uucore::kExitCanceled;
+    }
+  }
+  const bool reap_all = pid1 || kill_tree;
+
+  std::optional<Relay> relay;  // -i only: the default path makes no pipe, no signalfd, no extra system call.
+  if (options.inactivity) {
+    relay.emplace();
+    absl::Status opened = relay->Open(block.set());
+    if (!opened.ok()) {
+      uucore::Error(opened);
+      return uucore::kExitCanceled;
+    }
+  }
 
   uucore::SpawnOptions spawn;
   spawn.mask = &block.old_mask();  // The caller's mask, not ours.
   spawn.ignore = &child_ignore;
-  absl::StatusOr<pid_t> child = uucore::Spawn(options.command, spawn);
+  absl::StatusOr<pid_t> child = relay ? relay->Spawn(options.command, spawn) : uucore::Spawn(options.command, spawn);
   if (!child.ok()) {
     const int status = uucore::ExecFailureStatus(child.status());
     if (status == uucore::kExitCanceled) {
@@ -264,40 +584,66 @@ int Run(const Options& options) {
   }
 
   // The timer starts once the command runs, as GNU's does; 0 means no timer at all.
-  Monitor monitor{options, *child,
-                  options.duration == absl::ZeroDuration() ? uucore::Deadline::Never()
-                                                           : uucore::Deadline::In(options.duration),
-                  options.signal, options.kill_after};
-  const pid_t self = getpid();
+  const auto timer = [&options] {
+    return options.duration == absl::ZeroDuration() ? uucore::Deadline::Never()
+                                                     : uucore::Deadline::In(options.duration);
+  };
+  Monitor monitor{options, self, *child, timer(), options.signal, options.kill_after, false, false, std::nullopt};
   for (;;) {
-    siginfo_t info;
-    absl::StatusOr<int> sig = uucore::WaitForSignal(block.set(), monitor.alarm, &info);
-    if (!sig.ok()) {
-      uucore::Error(sig.status());
-      return uucore::kExitCanceled;
+    int sig, code;
+    pid_t sender;
+    if (relay) {
+      absl::StatusOr<Relay::Event> event = relay->Wait(monitor.alarm);
+      if (!event.ok()) {
+        uucore::Error(event.status());
+        return uucore::kExitCanceled;
+      }
+      if (event->sig == Relay::kActivity) {
+        // Output restarts the timer, until the command has timed out (then only -k's KILL is pending).
+        if (!monitor.timed_out && !monitor.tree_signalled) monitor.alarm = timer();
+        continue;
+      }
+      sig = event->sig, code = event->code, sender = event->pid;
+    } else {
+      siginfo_t info;
+      absl::StatusOr<int> got = uucore::WaitForSignal(block.set(), monitor.alarm, &info);
+      if (!got.ok()) {
+        uucore::Error(got.status());
+        return uucore::kExitCanceled;
+      }
+      sig = *got, code = info.si_code, sender = info.si_pid;
     }
-    if (*sig == 0) {  // The timer ran out.
+    if (sig == 0) {  // The timer ran out.
       monitor.Expire();
       continue;
     }
     // Our own copy of a signal we sent to the group (kill(0, ...)): dropping it also keeps `-s ALRM` from looping.
-    if (info.si_code == SI_USER && info.si_pid == self) continue;
-    if (*sig == SIGCHLD) {
+    if (code == SI_USER && sender == self) continue;
+    if (sig == SIGCHLD) {
       // Any child state change wakes us; only our command's exit ends the wait (stops and others' exits do not).
-      absl::StatusOr<std::optional<int>> reaped = uucore::TryReap(monitor.child);
+      bool children_left;
+      absl::Status reaped = ReapOnSigchld(monitor, reap_all, &children_left);
       if (!reaped.ok()) {
-        uucore::Error(reaped.status());
+        uucore::Error(reaped);
         return uucore::kExitCanceled;
       }
-      if (reaped->has_value()) return StatusAfter(**reaped, monitor);
-      continue;
+      if (!monitor.command_status.has_value()) continue;
+      if (options.kill_tree == KillTree::kOnExit && children_left && !monitor.tree_signalled) monitor.CleanUpAfter();
+      // --tree: once the tree was signalled, return only when nothing of it is left (ECHILD, as subreaper).
+      if (monitor.tree_signalled && children_left) continue;
+      if (relay) relay->Drain();
+      return StatusAfter(*monitor.command_status, monitor);
     }
-    if (*sig == SIGALRM) {  // As GNU: someone else's ALRM is the timer running out.
+    if (sig == SIGALRM) {  // As GNU: someone else's ALRM is the timer running out.
       monitor.Expire();
       continue;
     }
-    if (!sigismember(&wait_set, *sig)) continue;  // TTIN/TTOU, or the -s signal: blocked only to be dropped.
-    monitor.Forward(*sig);
+    if (sigismember(&passed_on, sig) == 1) {  // PID 1: passed on as it is, without SIGCONT or arming -k.
+      monitor.Send(sig, /*cont=*/false);
+      continue;
+    }
+    if (!sigismember(&wait_set, sig)) continue;  // TTIN/TTOU, PIPE, or the -s signal: blocked only to be dropped.
+    monitor.Forward(sig);
   }
 }
 

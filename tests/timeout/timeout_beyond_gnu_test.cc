@@ -1,0 +1,202 @@
+// timeout beyond GNU: PID 1 duties (reaping orphans, passing on signals), --tree, -i/--inactivity. One behaviour per
+// case, exact status/stdout/stderr. Survivors are caught by the runner itself: it waits until stdout closes, so a
+// descendant left running with `sleep 10` holds the run past its 5 s bound.
+#include <signal.h>
+#include <unistd.h>
+
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "tests/testing/run.h"
+
+namespace coreutils_testing {
+namespace {
+
+struct Expect {
+  std::string name;
+  std::vector<std::string> argv;
+  int status;
+  std::string out, err;
+  double max_seconds = 5;  // Generous for a loaded machine, far below the 10 s a survivor would hold stdout.
+  double min_seconds = 0;
+};
+
+void Check(const Expect& c, const Result& r) {
+  EXPECT_FALSE(r.hung) << c.name;
+  EXPECT_EQ(r.status, c.status) << c.name;
+  EXPECT_EQ(r.out, c.out) << c.name;
+  EXPECT_EQ(r.err, c.err) << c.name;
+  EXPECT_LT(r.seconds, c.max_seconds) << c.name;
+  EXPECT_GE(r.seconds, c.min_seconds) << c.name;
+}
+
+void Check(const Expect& c, const Options& options = {}) { Check(c, Invoke(c.argv, options)); }
+
+// --- PID 1 -------------------------------------------------------------------------------------------------------
+
+class AsPid1Test : public testing::Test {
+ protected:
+  void SetUp() override {
+    if (RunProgram("/usr/bin/unshare", {"unshare", "--pid", "--fork", "--mount-proc", "true"}).status != 0) {
+      GTEST_SKIP() << "unshare --pid needs privileges here";
+    }
+    dir_ = MakeTempDir();
+    ASSERT_EQ(symlink(BinaryPath().c_str(), (dir_ + "/timeout").c_str()), 0);
+  }
+  void CheckAsPid1(const Expect& c) {
+    std::vector<std::string> argv = {"unshare", "--pid", "--fork", "--mount-proc", dir_ + "/timeout"};
+    argv.insert(argv.end(), c.argv.begin() + 1, c.argv.end());
+    Expect named = c;  // Messages name argv[0] as given: the link's full path.
+    for (size_t at = 0; (at = named.err.find("timeout: ", at)) != std::string::npos; at += dir_.size() + 9) {
+      named.err.insert(at, dir_ + "/");
+    }
+    Check(named, RunProgram("/usr/bin/unshare", argv));
+  }
+  std::string dir_;
+};
+
+// The command orphans three children that exit at once; it then counts the processes left in the namespace
+// (a glob: no fork of its own) until only PID 1 and itself remain. Zombies never go: without reaping, 5 after 5 s.
+TEST_F(AsPid1Test, ReapsEveryOrphan) {
+  CheckAsPid1({"orphans are reaped",
+               {"timeout", "10", "sh", "-c",
+                "(sh -c 'exit 0' &); (sh -c 'exit 0' &); (sh -c 'exit 0' &); i=0;"
+                " while set -- /proc/[0-9]*; [ $# -gt 2 ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done;"
+                " echo processes=$#"},
+               0, "processes=2\n", "", 8});
+}
+
+TEST_F(AsPid1Test, ExitStatusStaysGnus) {
+  CheckAsPid1({"orphans do not change the status", {"timeout", "10", "sh", "-c", "(sleep 0.2 &); exit 6"}, 6, "", ""});
+  CheckAsPid1({"timed out with orphans around", {"timeout", "0.2", "sh", "-c", "(sleep 0.1 &); sleep 10"}, 124, "",
+               ""});
+}
+
+// The kernel drops a signal PID 1 does not handle: timeout receives them all and passes them on.
+TEST_F(AsPid1Test, PassesOnSignalsThatPid1WouldDrop) {
+  for (const char* sig : {"USR1", "USR2", "WINCH"}) {
+    const std::string s = sig;
+    CheckAsPid1({"passes on " + s,
+                 {"timeout", "-v", "10", "sh", "-c",
+                  "trap 'echo got " + s + "; exit 3' " + s + "; kill -" + s + " 1; while :; do :; done"},
+                 3, "got " + s + "\n", "timeout: sending signal " + s + " to command 'sh'\n"});
+  }
+  CheckAsPid1({"TERM (docker stop) reaches the command",
+               {"timeout", "10", "sh", "-c", "trap 'echo got TERM; exit 3' TERM; kill -TERM 1; while :; do :; done"}, 3,
+               "got TERM\n", ""});
+}
+
+// --- --tree --------------------------------------------------------------------------------------------------------
+
+TEST(TreeTest, SignalsDescendantsThatLeftGroupAndSession) {
+  Check({"daemons (setsid, double fork) are timed out too",
+         {"timeout", "--tree", "0.2", "sh", "-c",
+          "setsid sh -c 'sleep 10 & sleep 10 &'; (sleep 10 &); setsid sleep 10 & sleep 10"},
+         124, "", ""});
+  Check({"-s KILL: timeout kills the tree, not itself: 137",
+         {"timeout", "--tree", "-s", "KILL", "0.2", "sh", "-c", "setsid sh -c 'sleep 10 &'; sleep 10"}, 137, "", ""});
+  Check({"-v reports the signal once",
+         {"timeout", "-v", "--tree=timeout", "0.2", "sh", "-c", "setsid sh -c 'sleep 10 &'; sleep 10"}, 124, "",
+         "timeout: sending signal TERM to command 'sh'\n"});
+}
+
+TEST(TreeTest, KillAfterAppliesToEveryDescendant) {
+  Check({"a daemon that ignores TERM gets KILL after -k",
+         {"timeout", "-v", "-k", "0.2", "--tree", "0.2", "sh", "-c", "setsid sh -c \"trap '' TERM; sleep 10\" & wait"},
+         124, "", "timeout: sending signal TERM to command 'sh'\ntimeout: sending signal KILL to command 'sh'\n"});
+}
+
+TEST(TreeTest, WaitsForTheTreeAfterSignallingIt) {
+  // The daemon's TERM trap takes 0.5 s: timeout returns only after it has exited (it has no stdout to hold).
+  Check({"returns once the last descendant has exited",
+         {"timeout", "--tree", "0.2", "sh", "-c",
+          "setsid sh -c \"trap 'sleep 0.5; exit 0' TERM; sleep 10 & wait\" >/dev/null & sleep 10"},
+         124, "", "", 5, 0.6});
+}
+
+TEST(TreeTest, OnExitCleansUpWhatTheCommandLeft) {
+  Check({"--tree=exit: leftovers signalled, the command's status kept",
+         {"timeout", "--tree=exit", "10", "sh", "-c", "setsid sh -c 'sleep 10 &'; (sleep 10 &); exit 4"}, 4, "", ""});
+  Check({"--tree=exit -v names the descendants",
+         {"timeout", "-v", "--tree=exit", "10", "sh", "-c", "(sleep 10 &); exit 0"}, 0, "",
+         "timeout: sending signal TERM to the descendants of command 'sh'\n"});
+  Check({"--tree=exit with nothing left sends nothing", {"timeout", "-v", "--tree=exit", "10", "sh", "-c", "exit 5"},
+         5, "", ""});
+  // Plain --tree is GNU on the command's own exit: the leftover lives on (and holds stdout for its 1 s).
+  Check({"--tree leaves leftovers alone when the command exits by itself",
+         {"timeout", "--tree", "10", "sh", "-c", "(sleep 1 &); exit 4"}, 4, "", "", 5, 0.8});
+}
+
+TEST(TreeTest, UsageErrors) {
+  ExpectCase({"bad WHEN", {"timeout", "--tree=later", "1", "true"}, 125, "",
+              "timeout: invalid argument 'later' for '--tree'\nValid arguments are:\n  - 'timeout'\n  - 'exit'\n"
+              "Try 'timeout --help' for more information.\n"});
+  // GNU's abbreviations keep working: --tree shares no prefix with a GNU option.
+  Check({"--kill= is still --kill-after", {"timeout", "--kill=0", "0.1", "sleep", "10"}, 124, "", ""});
+}
+
+// --- -i/--inactivity -------------------------------------------------------------------------------------------
+
+std::string Lines(int n) {
+  std::string s;
+  for (int i = 1; i <= n; ++i) s += std::to_string(i) + "\n";
+  return s;
+}
+
+TEST(InactivityTest, OutputRestartsTheTimer) {
+  // 10 lines 0.3 s apart: 3 s in all, each gap well inside the 1.5 s timer.
+  Check({"stdout keeps it alive",
+         {"timeout", "-i", "1.5", "sh", "-c", "for i in 1 2 3 4 5 6 7 8 9 10; do echo $i; sleep 0.3; done; exit 3"}, 3,
+         Lines(10), "", 10, 2.5});
+  Check({"stderr keeps it alive",
+         {"timeout", "--inactivity", "1.5", "sh", "-c",
+          "for i in 1 2 3 4 5 6 7 8 9 10; do echo $i >&2; sleep 0.3; done"},
+         0, "", Lines(10), 10, 2.5});
+  Check({"without -i the same command times out",
+         {"timeout", "1.5", "sh", "-c", "for i in 1 2 3 4 5 6 7 8 9 10; do echo $i; sleep 0.3; done"}, 124,
+         Lines(5), "", 10});
+}
+
+TEST(InactivityTest, SilenceTimesOut) {
+  Check({"silent after one line", {"timeout", "-i", "0.3", "sh", "-c", "echo a; sleep 10"}, 124, "a\n", ""});
+  Check({"partial lines pass through as they are", {"timeout", "-i", "0.3", "sh", "-c", "printf 'a'; sleep 10"}, 124,
+         "a", ""});
+  Check({"-v and -k as usual", {"timeout", "-v", "-i", "-k", "0.2", "0.2", "sh", "-c", "trap '' TERM; sleep 10"}, 137,
+         "", "timeout: sending signal TERM to command 'sh'\ntimeout: sending signal KILL to command 'sh'\n"});
+}
+
+TEST(InactivityTest, OutputPassesThroughUnchanged) {
+  std::string big;
+  for (int i = 0; i < 20000; ++i) big += std::to_string(i) + "\n";
+  Check({"a lot of output, in order", {"timeout", "-i", "5", "seq", "0", "19999"}, 0, big, ""});
+  Check({"both descriptors, each in order",
+         {"timeout", "-i", "5", "sh", "-c", "echo o1; echo e1 >&2; echo o2; echo e2 >&2; exit 7"}, 7, "o1\no2\n",
+         "e1\ne2\n"});
+}
+
+TEST(InactivityTest, ClosedPipes) {
+  Check({"EOF on stdout while stderr goes on",
+         {"timeout", "-i", "5", "sh", "-c", "exec >&-; sleep 0.2; echo e >&2; exit 0"}, 0, "", "e\n"});
+  Check({"a command that closes both and stays silent times out",
+         {"timeout", "-i", "0.3", "sh", "-c", "exec >&- 2>&-; sleep 10"}, 124, "", ""});
+  // A descendant holds the pipe: timeout returns when the command exits, with what the command wrote.
+  Check({"returns at the command's exit, not the pipe's EOF",
+         {"timeout", "-i", "5", "sh", "-c", "echo a; sleep 10 & exit 2"}, 2, "a\n", ""});
+}
+
+TEST(InactivityTest, TimeoutsOwnClosedOutput) {
+  Options no_stdout;
+  no_stdout.close_stdout = true;
+  Check({"stdout closed at start stays closed for the command",
+         {"timeout", "-i", "5", "sh", "-c", "test -e /dev/fd/1 || echo closed >&2"}, 0, "", "closed\n"},
+        no_stdout);
+  // The reader goes away: the command meets the broken pipe itself (SIGPIPE, 141 as without timeout).
+  Result r = RunProgram("/bin/bash", {"bash", "-c", BinaryPath() + " timeout -i 5 yes | head -n 1; echo ${PIPESTATUS[0]}"});
+  EXPECT_EQ(r.out, "y\n141\n");
+  EXPECT_EQ(r.err, "");
+  EXPECT_LT(r.seconds, 5);
+}
+
+}  // namespace
+}  // namespace coreutils_testing
