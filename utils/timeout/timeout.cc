@@ -40,6 +40,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -558,9 +559,11 @@ int Run(const Options& options) {
   }
   const bool reap_all = pid1 || kill_tree;
 
-  std::optional<Relay> relay;  // -i only: the default path makes no pipe, no signalfd, no extra system call.
+  // -i only, and on the heap: the default path makes no pipe, no signalfd, no extra system call, and does not even
+  // clear the buffers (an 8 KiB std::optional<Relay> on the stack is zero-filled: +8k instructions per run).
+  std::unique_ptr<Relay> relay;
   if (options.inactivity) {
-    relay.emplace();
+    relay = std::make_unique<Relay>();
     absl::Status opened = relay->Open(block.set());
     if (!opened.ok()) {
       uucore::Error(opened);
