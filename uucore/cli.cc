@@ -85,6 +85,9 @@ int Finish(int status) {
     }
     return failure_status;
   }
+  // As GNU's close_stdout(): a diagnostic that could not be written (stderr closed or full) fails the run too, with
+  // nothing said, since there is nowhere to say it (`timeout -v 1 sleep 9 2>/dev/full` exits 125, not 124).
+  if (ferror(stderr)) return failure_status;
   return status;
 }
 

@@ -62,7 +62,8 @@ void Error(const absl::Status& status);
 //
 // Flushes and closes stdout as GNU's close_stdout does: if anything written could not be delivered, writes
 // "NAME: write error[: REASON]" and returns FailureStatus(); otherwise returns status. A stdout that was closed
-// before the program started is not an error when nothing was written to it. Only the first call closes stdout;
+// before the program started is not an error when nothing was written to it. A diagnostic that could not be
+// written to stderr (closed or full) also makes it return FailureStatus(), silently, as GNU's close_stdout does. Only the first call closes stdout;
 // later calls return status unchanged (the dispatcher calls it after every utility, which may have called it).
 [[nodiscard]] int Finish(int status);
 

@@ -10,26 +10,26 @@
 namespace coreutils_faults {
 namespace {
 
-// FAILS NOW (bug reported to the owners of timeout, env and nohup): GNU reports a message it could not write by
-// exiting with its failure status (close_stdout at exit sees stderr's error flag): timeout and env exit 125 where
-// ours keep 124, 126, 127 or the preserved status. GNU's nohup does so only for /dev/full, not for a closed fd 2.
-TEST(UnwritableMessageTest, BugTheStatusBecomesTheFailureStatusAsInGnu) {
+// GNU reports a message it could not write by exiting with its failure status (close_stdout at exit sees stderr's
+// error flag): timeout and env exit 125 instead of 124, 126, 127 or the preserved status (fixed in uucore::Finish).
+// GNU's nohup does so only for /dev/full: with fd 2 closed it does not try to write at all.
+TEST(UnwritableMessageTest, TheStatusBecomesTheFailureStatusAsInGnu) {
   for (const FaultCase& c : std::vector<FaultCase>{
-           {"BUG: timeout -v 0.1 sleep 10 2>&-", Fault::kStderrClosed, {"timeout", "-v", "0.1", "sleep", "10"}, 125,
+           {"timeout -v 0.1 sleep 10 2>&-", Fault::kStderrClosed, {"timeout", "-v", "0.1", "sleep", "10"}, 125,
             "", ""},
-           {"BUG: timeout -v 0.1 sleep 10 2>/dev/full", Fault::kStderrFull, {"timeout", "-v", "0.1", "sleep", "10"},
+           {"timeout -v 0.1 sleep 10 2>/dev/full", Fault::kStderrFull, {"timeout", "-v", "0.1", "sleep", "10"},
             125, "", ""},
-           {"BUG: timeout -v --preserve-status", Fault::kStderrFull,
+           {"timeout -v --preserve-status", Fault::kStderrFull,
             {"timeout", "-v", "--preserve-status", "0.1", "sleep", "10"}, 125, "", ""},
-           {"BUG: timeout -v --foreground -s KILL (timeout survives its KILL)", Fault::kStderrClosed,
+           {"timeout -v --foreground -s KILL (timeout survives its KILL)", Fault::kStderrClosed,
             {"timeout", "-v", "--foreground", "-s", "KILL", "0.1", "sleep", "10"}, 125, "", ""},
-           {"BUG: timeout of a directory 2>&-", Fault::kStderrClosed, {"timeout", "10", "/"}, 125, "", ""},
-           {"BUG: timeout of a missing command 2>/dev/full", Fault::kStderrFull, {"timeout", "10", "/nonexistent"},
+           {"timeout of a directory 2>&-", Fault::kStderrClosed, {"timeout", "10", "/"}, 125, "", ""},
+           {"timeout of a missing command 2>/dev/full", Fault::kStderrFull, {"timeout", "10", "/nonexistent"},
             125, "", ""},
-           {"BUG: env of a directory 2>&-", Fault::kStderrClosed, {"env", "/"}, 125, "", ""},
-           {"BUG: env of a missing command 2>/dev/full", Fault::kStderrFull, {"env", "/nonexistent"}, 125, "", ""},
-           {"BUG: nohup of a directory 2>/dev/full", Fault::kStderrFull, {"nohup", "/"}, 125, "", ""},
-           {"BUG: nohup of a missing command 2>/dev/full", Fault::kStderrFull, {"nohup", "/nonexistent"}, 125, "",
+           {"env of a directory 2>&-", Fault::kStderrClosed, {"env", "/"}, 125, "", ""},
+           {"env of a missing command 2>/dev/full", Fault::kStderrFull, {"env", "/nonexistent"}, 125, "", ""},
+           {"nohup of a directory 2>/dev/full", Fault::kStderrFull, {"nohup", "/"}, 125, "", ""},
+           {"nohup of a missing command 2>/dev/full", Fault::kStderrFull, {"nohup", "/nonexistent"}, 125, "",
             ""},
            // GNU's nohup keeps 126/127 when fd 2 is closed; ours agrees.
            {"nohup of a directory 2>&-", Fault::kStderrClosed, {"nohup", "/"}, 126, "", ""},

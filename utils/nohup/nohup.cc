@@ -158,8 +158,13 @@ int Run(const Options& options) {
 
   signal(SIGHUP, SIG_IGN);  // The point of nohup: an ignored disposition survives exec.
   const absl::Status exec = uucore::ExecReplacing(options.command);
-  if (saved_stderr >= 0) dup2(saved_stderr, STDERR_FILENO);
-  uucore::Error(absl::StrCat("failed to run command ", uucore::Quote(options.command[0]), ": ", exec.message()));
+  // Report only where the user's original stderr is, as GNU: put the saved terminal back, and with fd 2 closed from
+  // the start (dup2 of a closed descriptor fails) say nothing rather than fail a write, which would turn the exit
+  // status into 125 (uucore::Finish counts a failed diagnostic).
+  const int original_stderr = saved_stderr >= 0 ? saved_stderr : STDERR_FILENO;
+  if (dup2(original_stderr, STDERR_FILENO) == STDERR_FILENO) {
+    uucore::Error(absl::StrCat("failed to run command ", uucore::Quote(options.command[0]), ": ", exec.message()));
+  }
   // exit like sh, env, timeout: 127 if not found, 126 if found but not runnable.
   return uucore::ExecFailureStatus(exec);
 }
