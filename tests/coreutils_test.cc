@@ -45,10 +45,11 @@ TEST(CoreutilsTest, Cases) {
            {"the utility sees argv[0] == NAME", {"coreutils", "true", "--help"}, 0,
             R"(Usage: true [ignored command line arguments]
   or:  true OPTION
-Exit with a status code indicating success.
+Do nothing and report success (exit status 0).  Arguments are ignored,
+unless the only one is --help or --version.
 
-      --help        display this help and exit
-      --version     output version information and exit
+      --help        show this help text, then exit
+      --version     show version information, then exit
 )",
             ""},
            {"options after NAME belong to the utility", {"coreutils", "false", "--list"}, 1, "", ""},

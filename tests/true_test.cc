@@ -9,10 +9,11 @@ namespace {
 
 const char kTrueHelp[] = R"(Usage: true [ignored command line arguments]
   or:  true OPTION
-Exit with a status code indicating success.
+Do nothing and report success (exit status 0).  Arguments are ignored,
+unless the only one is --help or --version.
 
-      --help        display this help and exit
-      --version     output version information and exit
+      --help        show this help text, then exit
+      --version     show version information, then exit
 )";
 
 TEST(TrueTest, Cases) {
@@ -28,10 +29,11 @@ TEST(TrueTest, Cases) {
            {"help names argv[0] as given", {"/some/where/true", "--help"}, 0,
             R"(Usage: /some/where/true [ignored command line arguments]
   or:  /some/where/true OPTION
-Exit with a status code indicating success.
+Do nothing and report success (exit status 0).  Arguments are ignored,
+unless the only one is --help or --version.
 
-      --help        display this help and exit
-      --version     output version information and exit
+      --help        show this help text, then exit
+      --version     show version information, then exit
 )",
             ""},
        }) {
@@ -52,7 +54,7 @@ TEST(FalseTest, Cases) {
   }
   Result help = Invoke({"false", "--help"});
   EXPECT_EQ(help.status, 1);
-  EXPECT_NE(help.out.find("Exit with a status code indicating failure.\n"), std::string::npos);
+  EXPECT_NE(help.out.find("Do nothing and report failure (exit status 1)."), std::string::npos);
 }
 
 TEST(TrueTest, WriteErrorOnFullDevice) {

@@ -19,19 +19,23 @@ const char kTry[] = "Try 'kill --help' for more information.\n";
 const char kHelp[] = R"(Usage: kill [-s SIGNAL | -SIGNAL] PID...
   or:  kill -l [SIGNAL]...
   or:  kill -t [SIGNAL]...
-Send signals to processes, or list signals.
+Deliver a signal (TERM by default) to each PID, or tell about signals.
 
-Mandatory arguments to long options are mandatory for short options too.
+An argument that a long option requires is required by its short form too.
   -s, --signal=SIGNAL, -SIGNAL
-                   specify the name or number of the signal to be sent
-  -l, --list       list signal names, or convert signal names to/from numbers
-  -t, --table      print a table of signal information
-      --help        display this help and exit
-      --version     output version information and exit
+                   the signal to deliver, given by name or by number
+  -l, --list       name every signal; or, for each SIGNAL, give its number
+                     if it is a name and its name if it is a number
+  -t, --table      like -l, but as a table giving each signal's number,
+                     name and description
+      --help       show this help text, then exit
+      --version    show version information, then exit
 
-SIGNAL may be a signal name like 'HUP', or a signal number like '1',
-or the exit status of a process terminated by a signal.
-PID is an integer; if negative it identifies a process group.
+A SIGNAL is a name such as 'HUP' (the 'SIG' prefix is optional), a number
+such as '1', or the exit status a shell reports for a process that the
+signal ended (129 for HUP, for instance).
+A PID is a process ID.  0 stands for the current process group, -1 for every
+process that may be signalled, and any other -N for process group N.
 )";
 
 // Every signal GNU 9.1 lists here (names as `env --list-signal-handling` prints them; glibc's 32 and 33 have none).

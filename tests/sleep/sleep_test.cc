@@ -19,13 +19,12 @@ const char kTry[] = "Try 'sleep --help' for more information.\n";
 
 const char kHelp[] = R"(Usage: sleep NUMBER[SUFFIX]...
   or:  sleep OPTION
-Pause for NUMBER seconds.  SUFFIX may be 's' for seconds (the default),
-'m' for minutes, 'h' for hours or 'd' for days.  NUMBER need not be an
-integer.  Given two or more arguments, pause for the amount of time
-specified by the sum of their values.
+Wait for the total of all the durations given, then exit.  A NUMBER may have
+a fractional part and counts seconds unless a SUFFIX follows it: 's' for
+seconds, 'm' for minutes, 'h' for hours, 'd' for days.
 
-      --help        display this help and exit
-      --version     output version information and exit
+      --help        show this help text, then exit
+      --version     show version information, then exit
 )";
 
 std::string Invalid(const std::string& arg) { return "sleep: invalid time interval '" + arg + "'\n"; }
@@ -84,7 +83,7 @@ TEST(SleepTest, GnuAgrees) {
   Result probe = RunProgram("/usr/bin/sleep", {"sleep", "--version"});
   if (probe.out.find("(GNU coreutils)") == std::string::npos) GTEST_SKIP() << "/usr/bin/sleep is not GNU's";
   for (const Case& c : GnuCases()) {
-    if (c.name == "help" || c.name.find("help") != std::string::npos) continue;  // GNU adds its web footer.
+    if (c.name == "help" || c.name.find("help") != std::string::npos) continue;  // Our help text is our own.
     Result r = RunProgram("/usr/bin/sleep", c.argv);
     EXPECT_EQ(r.status, c.status) << c.name;
     EXPECT_EQ(r.out, c.out) << c.name;

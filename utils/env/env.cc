@@ -1,27 +1,29 @@
 // env -- run a program in a modified environment. Follows GNU env(1) 9.1; tests/env/env_test.cc pins it.
 constexpr char kHelp[] = R"(Usage: %s [OPTION]... [-] [NAME=VALUE]... [COMMAND [ARG]...]
-Set each NAME to VALUE in the environment and run COMMAND.
+Run COMMAND in a changed environment, where each NAME has the given VALUE.
+Without a COMMAND, print the environment that results instead.
 
-Mandatory arguments to long options are mandatory for short options too.
-  -i, --ignore-environment  start with an empty environment
-  -0, --null           end each output line with NUL, not newline
-  -u, --unset=NAME     remove variable from the environment
-  -C, --chdir=DIR      change working directory to DIR
-  -S, --split-string=S  process and split S into separate arguments;
-                        used to pass multiple arguments on shebang lines
-      --block-signal[=SIG]    block delivery of SIG signal(s) to COMMAND
-      --default-signal[=SIG]  reset handling of SIG signal(s) to the default
-      --ignore-signal[=SIG]   set handling of SIG signal(s) to do nothing
-      --list-signal-handling  list non default signal handling to stderr
-  -v, --debug          print verbose information for each processing step
-      --help        display this help and exit
-      --version     output version information and exit
+An argument that a long option requires is required by its short form too.
+  -i, --ignore-environment  begin with no variables at all
+  -0, --null           print a NUL, not a newline, after each variable
+  -u, --unset=NAME     take NAME out of the environment
+  -C, --chdir=DIR      run COMMAND with DIR as its working directory
+  -S, --split-string=S  split S into words (honouring quotes, escapes and
+                        ${NAME}) and use them as arguments; this is how a
+                        shebang line can pass more than one argument
+      --block-signal[=SIG]    have SIG blocked when COMMAND starts
+      --default-signal[=SIG]  reset SIG to its default action and unblock it
+      --ignore-signal[=SIG]   have COMMAND ignore SIG
+      --list-signal-handling  before running COMMAND, show on stderr each
+                                signal that is blocked or ignored
+  -v, --debug          describe each step on stderr as it is taken
+      --help        show this help text, then exit
+      --version     show version information, then exit
 
-A mere - implies -i.  If no COMMAND, print the resulting environment.
+A lone '-' has the same effect as -i.
 
-SIG may be a signal name like 'PIPE', or a signal number like '13'.
-Without SIG, all known signals are included.  Multiple signals can be
-comma-separated.
+SIG is a signal's name (e.g. 'PIPE') or number (e.g. '13'), or several of
+them separated by commas; when SIG is left out, every signal is affected.
 )";
 // Order of work, as GNU: parse (an -S string is split where it stands and parsing resumes over its words, so it
 // may hold options; -v traces the split); then -i, -u (ignored after -i), NAME=VALUE; with no COMMAND print the

@@ -1,16 +1,17 @@
 // nohup -- run a command immune to hangups. Follows GNU nohup(1) 9.1; tests/nohup/nohup_test.cc pins it.
 constexpr char kHelp[] = R"(Usage: %s COMMAND [ARG]...
   or:  %s OPTION
-Run COMMAND, ignoring hangup signals.
+Run COMMAND immune to the hangup signal, so that it survives the closing of
+its terminal.
 
-      --help        display this help and exit
-      --version     output version information and exit
+      --help        show this help text, then exit
+      --version     show version information, then exit
 
-If standard input is a terminal, redirect it from an unreadable file.
-If standard output is a terminal, append output to 'nohup.out' if possible,
-'$HOME/nohup.out' otherwise.
-If standard error is a terminal, redirect it to standard output.
-To save output to FILE, use 'nohup COMMAND > FILE'.
+Before COMMAND starts, each standard stream that is a terminal is moved:
+standard input to a descriptor that cannot be read from; standard output to
+the end of 'nohup.out' in the current directory, or of '$HOME/nohup.out' if
+that file cannot be opened; standard error to wherever standard output goes.
+To send the output to a file of your choosing: 'nohup COMMAND > FILE'.
 )";
 // Only --help and --version are options ('+': the first other word is COMMAND). Before exec, as GNU:
 //   stdin a terminal:  reopened write-only on /dev/null, so reads fail (EBADF) instead of stopping the job;

@@ -1,13 +1,12 @@
 // sleep -- pause for a time. Follows GNU sleep(1) 9.1; tests/sleep/sleep_test.cc pins it.
 constexpr char kHelp[] = R"(Usage: %s NUMBER[SUFFIX]...
   or:  %s OPTION
-Pause for NUMBER seconds.  SUFFIX may be 's' for seconds (the default),
-'m' for minutes, 'h' for hours or 'd' for days.  NUMBER need not be an
-integer.  Given two or more arguments, pause for the amount of time
-specified by the sum of their values.
+Wait for the total of all the durations given, then exit.  A NUMBER may have
+a fractional part and counts seconds unless a SUFFIX follows it: 's' for
+seconds, 'm' for minutes, 'h' for hours, 'd' for days.
 
-      --help        display this help and exit
-      --version     output version information and exit
+      --help        show this help text, then exit
+      --version     show version information, then exit
 )";
 // NUMBER is a coreutils DURATION (uucore::ParseDuration): decimal or hex float, "inf", one suffix s/m/h/d; the
 // operands are summed, saturating at forever ("inf", "1e400", "9223372036854775807 9223372036854775807").

@@ -16,18 +16,20 @@ namespace {
 
 constexpr char kTrueHelp[] = R"(Usage: %s [ignored command line arguments]
   or:  %s OPTION
-Exit with a status code indicating success.
+Do nothing and report success (exit status 0).  Arguments are ignored,
+unless the only one is --help or --version.
 
-      --help        display this help and exit
-      --version     output version information and exit
+      --help        show this help text, then exit
+      --version     show version information, then exit
 )";
 
 constexpr char kFalseHelp[] = R"(Usage: %s [ignored command line arguments]
   or:  %s OPTION
-Exit with a status code indicating failure.
+Do nothing and report failure (exit status 1).  Arguments are ignored,
+unless the only one is --help or --version.
 
-      --help        display this help and exit
-      --version     output version information and exit
+      --help        show this help text, then exit
+      --version     show version information, then exit
 )";
 
 int Run(int argc, char* argv[], const char* name, const char* help, int status) {
