@@ -41,8 +41,8 @@ Run the utility NAME, one of the names --list prints.
                     make a link to this program in DIR for every utility
                     (symbolic by default); existing files are left alone
                     and reported, unless --force replaces them
-      --help        display this help and exit
-      --version     output version information and exit
+      --help        show this help text, then exit
+      --version     show version information, then exit
 )";
 
 enum { kList = 256, kInstall, kSymlinks, kHardlinks, kForce, kHelpOpt, kVersionOpt };

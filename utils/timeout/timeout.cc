@@ -88,8 +88,8 @@ Mandatory arguments to long options are mandatory for short options too.
                    until all have exited; -k applies to each of them.
                    WHEN is 'timeout' (the default: on expiry or a signal
                    passed on) or 'exit' (also when COMMAND exits by itself)
-      --help        display this help and exit
-      --version     output version information and exit
+      --help        show this help text, then exit
+      --version     show version information, then exit
 
 DURATION is a number, possibly with a fraction, followed by an optional unit:
 's' for seconds (the default), 'm' for minutes, 'h' for hours, 'd' for days.
