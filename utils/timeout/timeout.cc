@@ -60,7 +60,7 @@ namespace {
 
 constexpr char kHelp[] = R"(Usage: %s [OPTION] DURATION COMMAND [ARG]...
   or:  %s [OPTION]
-Start COMMAND, and kill it if still running after DURATION.
+Run COMMAND; if it is still running after DURATION, signal it to stop.
 
 Mandatory arguments to long options are mandatory for short options too.
   -p, --preserve-status
