@@ -78,6 +78,15 @@ TEST(EnvTest, CommandAndExitStatus) {
             Usage("must specify command with --chdir (-C)")},
            {"-C to a missing directory", {"env", "-C", "/nonexist", "true"}, 125, "",
             "env: cannot change directory to '/nonexist': No such file or directory\n"},
+           // GNU quotes DIR as a file name (shell-escape style), not as other operands.
+           {"-C quotes DIR with a ' in double quotes", {"env", "-C", "a'b", "true"}, 125, "",
+            "env: cannot change directory to \"a'b\": No such file or directory\n"},
+           {"-C quotes a tab in DIR as $'\\t'", {"env", "-C", "a\tb", "true"}, 125, "",
+            "env: cannot change directory to 'a'$'\\t''b': No such file or directory\n"},
+           {"-C leaves a backslash in DIR alone", {"env", "-C", "a\\b", "true"}, 125, "",
+            "env: cannot change directory to 'a\\b': No such file or directory\n"},
+           {"-C quotes UTF-8 in DIR as octal bytes", {"env", "-C", "\303\274_x", "true"}, 125, "",
+            "env: cannot change directory to ''$'\\303\\274''_x': No such file or directory\n"},
            {"-C needs an argument", {"env", "-C"}, 125, "",
             "env: option requires an argument -- 'C'\n" + std::string(kTry)},
            {"-C then a relative command path", {"env", "-C", "/usr", "bin/true"}, 0, "", ""},
@@ -98,6 +107,15 @@ TEST(EnvTest, UsageErrors) {
            {"no hint for other letters", {"env", "-x y"}, 125, "", "env: invalid option -- 'x'\n" + std::string(kTry)},
            {"-S needs an argument", {"env", "-S"}, 125, "",
             "env: option requires an argument -- 'S'\n" + std::string(kTry)},
+           // getopt lists the candidates in the long-option table's order, which is GNU's.
+           {"--d is ambiguous", {"env", "--d", "true"}, 125, "",
+            "env: option '--d' is ambiguous; possibilities: '--default-signal' '--debug'\n" + std::string(kTry)},
+           {"--de= is ambiguous", {"env", "--de=x", "true"}, 125, "",
+            "env: option '--de=x' is ambiguous; possibilities: '--default-signal' '--debug'\n" + std::string(kTry)},
+           {"--i is ambiguous", {"env", "--i", "true"}, 125, "",
+            "env: option '--i' is ambiguous; possibilities: '--ignore-environment' '--ignore-signal'\n" +
+                std::string(kTry)},
+           {"--deb is --debug", {"env", "--deb", "-i"}, 0, "", "cleaning environ\n"},
            {"the program name is argv[0]", {"/x/env", "-x"}, 125, "",
             "/x/env: invalid option -- 'x'\nTry '/x/env --help' for more information.\n"},
        }) {
@@ -153,6 +171,12 @@ TEST(EnvTest, DebugTrace) {
             "   arg[3]= ''\n"},
            {"-v before a failing unset", {"env", "-v", "-u", "A", "-u", "B=C", "true"}, 125, "",
             "unset:    A\nunset:    B=C\nenv: cannot unset 'B=C': Invalid argument\n"},
+           {"-v quotes -C DIR as a file name", {"env", "-v", "-C", "/nonexist/d'q", "true"}, 125, "",
+            "chdir:    \"/nonexist/d'q\"\n"
+            "env: cannot change directory to \"/nonexist/d'q\": No such file or directory\n"},
+           {"-v quotes -C DIR with a tab", {"env", "-v", "-C", "/nonexist/a\tb", "true"}, 125, "",
+            "chdir:    '/nonexist/a'$'\\t''b'\nenv: cannot change directory to '/nonexist/a'$'\\t''b': "
+            "No such file or directory\n"},
            {"-v before -C without command", {"env", "-v", "-i", "-C", "/", "A=1"}, 125, "",
             "cleaning environ\nsetenv:   A=1\n" + Usage("must specify command with --chdir (-C)")},
        }) {
@@ -305,6 +329,13 @@ TEST(EnvTest, SameAsGnu) {
       {"-v", "--block-signal= 1", "true"}, {"-v", "--block-signal=+1", "true"}, {"-v", "--block-signal=1x", "true"},
       {"-v", "--default-signal=CLD,IOT,IO,POLL", "true"}, {"-v", "--default-signal=PIPE,9", "true"},
       {"-v", "--ignore-signal=KILL", "--default-signal", "true"}, {script}, {"-v", "-i", script},
+      // -C DIR is quoted as a file name (GNU's quoteaf), everything else as an operand (quote).
+      {"-C", "a'b", "true"}, {"-C", "a\tb", "true"}, {"-C", "a\\b", "true"}, {"-C", "\303\274_x", "true"},
+      {"-C", "a'\303\274", "true"}, {"-C", "\001'\001", "true"}, {"-C", "a'b\"c$", "true"}, {"-C", "#~'", "true"},
+      {"-C", "", "true"}, {"-v", "-C", "/nonexist/d'q", "true"}, {"-v", "-C", "/", "a'b\tc"}, {"a'b\tc"},
+      {"-u", "a'b\t="}, {"-v", "-i", "-S", "a'b\\tc"},
+      // Ambiguous abbreviations list GNU's table order.
+      {"--d", "true"}, {"--de"}, {"--de=x", "true"}, {"--i", "true"}, {"--ig"}, {"--deb", "-i"}, {"--ignore-e"},
   };
   for (const std::vector<std::string>& args : cases) {
     std::vector<std::string> argv = {"env"};

@@ -40,8 +40,9 @@ struct TtyResult {
   std::string tty;  // What the child wrote to the terminal.
 };
 
-// Runs argv with a terminal on tty_fds (and whatever else options say).
-TtyResult RunWithTty(const std::vector<int>& tty_fds, const std::vector<std::string>& argv, Options options) {
+// Runs argv with a terminal on tty_fds (and whatever else options say), through PROGRAM if given (GNU's nohup).
+TtyResult RunWithTty(const std::vector<int>& tty_fds, const std::vector<std::string>& argv, Options options,
+                     const std::string& program = "") {
   Pty pty;
   EXPECT_TRUE(pty.ok());
   std::function<void()> earlier = options.before_exec;
@@ -51,7 +52,7 @@ TtyResult RunWithTty(const std::vector<int>& tty_fds, const std::vector<std::str
     attach();
   };
   TtyResult r;
-  r.result = Invoke(argv, options);
+  r.result = program.empty() ? Invoke(argv, options) : RunProgram(program, argv, options);
   r.tty = pty.Drain();
   return r;
 }
@@ -90,6 +91,13 @@ TEST(NohupTest, UsageAndExitStatus) {
            {"not executable is 126", {"nohup", "/etc/passwd"}, 126, "",
             "nohup: failed to run command '/etc/passwd': Permission denied\n"},
            {"a directory is 126", {"nohup", "/"}, 126, "", "nohup: failed to run command '/': Permission denied\n"},
+           // GNU quotes COMMAND here as a file name (shell-escape style), not as other operands.
+           {"COMMAND with a ' in double quotes", {"nohup", "a'b"}, 127, "",
+            "nohup: failed to run command \"a'b\": No such file or directory\n"},
+           {"an unprintable byte in COMMAND as $'\\001'", {"nohup", "a\001b"}, 127, "",
+            "nohup: failed to run command 'a'$'\\001''b': No such file or directory\n"},
+           {"a backslash in COMMAND left alone", {"nohup", "a\\b"}, 127, "",
+            "nohup: failed to run command 'a\\b': No such file or directory\n"},
            {"the program name is argv[0]", {"/x/nohup"}, 125, "",
             "/x/nohup: missing operand\nTry '/x/nohup --help' for more information.\n"},
        }) {
@@ -278,6 +286,47 @@ TEST(NohupTest, FallsBackToHome) {
   EXPECT_EQ(r.result.err, "nohup: appending output to '" + home + "/nohup.out'\n");
   EXPECT_EQ(ReadFile(home + "/nohup.out"), "hi\n");
   EXPECT_EQ(Mode(home + "/nohup.out"), 0600);
+}
+
+TEST(NohupTest, QuotesTheOutputFileAsAFileName) {
+  const std::string base = MakeTempDir();
+  const std::string quote = base + "/d'q", tab = base + "/t\tx";
+  ASSERT_EQ(mkdir(quote.c_str(), 0700), 0);
+  ASSERT_EQ(mkdir(tab.c_str(), 0700), 0);
+  TtyResult r = RunWithTty({1}, {"nohup", "true"}, WithEnv("/proc", {"HOME=" + quote}));
+  EXPECT_EQ(r.result.err, "nohup: appending output to \"" + quote + "/nohup.out\"\n");
+  r = RunWithTty({0, 1}, {"nohup", "true"}, WithEnv("/proc", {"HOME=" + tab}));
+  EXPECT_EQ(r.result.err, "nohup: ignoring input and appending output to '" + base + "/t'$'\\t''x/nohup.out'\n");
+  r = RunWithTty({1}, {"nohup", "true"}, WithEnv("/proc", {"HOME=/proc/d'q"}));
+  EXPECT_EQ(r.result.status, 125);
+  EXPECT_EQ(r.result.err, "nohup: failed to open 'nohup.out': No such file or directory\n"
+                          "nohup: failed to open \"/proc/d'q/nohup.out\": No such file or directory\n");
+}
+
+// The same arguments and terminals through GNU's nohup and ours: status, stdout, stderr and terminal must match.
+TEST(NohupTest, QuotingSameAsGnu) {
+  if (access("/usr/bin/nohup", X_OK) != 0) GTEST_SKIP() << "no /usr/bin/nohup";
+  for (const std::string command : {"a'b", "a\tb", "a\001b", "a\\b", "\303\274_x", "a'\303\274", "a'b\"c$", ""}) {
+    Result gnu = RunProgram("/usr/bin/nohup", {"nohup", command});
+    Result ours = Invoke({"nohup", command});
+    EXPECT_EQ(ours.status, gnu.status) << command;
+    EXPECT_EQ(ours.out, gnu.out) << command;
+    EXPECT_EQ(ours.err, gnu.err) << command;
+  }
+  const std::string base = MakeTempDir();
+  for (const std::string name : {"d'q", "t\tx", "u\303\274", "b\\s", "n'\001"}) {
+    const std::string home = base + "/" + name;
+    ASSERT_EQ(mkdir(home.c_str(), 0700), 0) << name;
+    for (const std::string& h : {home, "/proc/" + name}) {
+      for (const std::vector<int>& fds : std::vector<std::vector<int>>{{1}, {0, 1}, {1, 2}}) {
+        TtyResult gnu = RunWithTty(fds, {"nohup", "true"}, WithEnv("/proc", {"HOME=" + h}), "/usr/bin/nohup");
+        TtyResult ours = RunWithTty(fds, {"nohup", "true"}, WithEnv("/proc", {"HOME=" + h}));
+        EXPECT_EQ(ours.result.status, gnu.result.status) << h;
+        EXPECT_EQ(ours.result.err, gnu.result.err) << h;
+        EXPECT_EQ(ours.tty, gnu.tty) << h;
+      }
+    }
+  }
 }
 
 TEST(NohupTest, HomeWithATrailingSlash) {

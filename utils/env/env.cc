@@ -61,17 +61,19 @@ namespace {
 
 constexpr char kShortOptions[] = "+C:iS:u:v0";  // '+': stop at the first NAME=VALUE or COMMAND.
 enum { kBlockSignal = 256, kDefaultSignal, kIgnoreSignal, kListSignals, kHelpOption, kVersionOption };
+// In GNU's order: getopt lists an ambiguous abbreviation's candidates in table order ("--d": '--default-signal'
+// '--debug'; "--i": '--ignore-environment' '--ignore-signal').
 constexpr option kLongOptions[] = {
-    {"block-signal", optional_argument, nullptr, kBlockSignal},
-    {"chdir", required_argument, nullptr, 'C'},
-    {"debug", no_argument, nullptr, 'v'},
-    {"default-signal", optional_argument, nullptr, kDefaultSignal},
     {"ignore-environment", no_argument, nullptr, 'i'},
-    {"ignore-signal", optional_argument, nullptr, kIgnoreSignal},
-    {"list-signal-handling", no_argument, nullptr, kListSignals},
     {"null", no_argument, nullptr, '0'},
-    {"split-string", required_argument, nullptr, 'S'},
     {"unset", required_argument, nullptr, 'u'},
+    {"chdir", required_argument, nullptr, 'C'},
+    {"default-signal", optional_argument, nullptr, kDefaultSignal},
+    {"ignore-signal", optional_argument, nullptr, kIgnoreSignal},
+    {"block-signal", optional_argument, nullptr, kBlockSignal},
+    {"list-signal-handling", no_argument, nullptr, kListSignals},
+    {"debug", no_argument, nullptr, 'v'},
+    {"split-string", required_argument, nullptr, 'S'},
     {"help", no_argument, nullptr, kHelpOption},
     {"version", no_argument, nullptr, kVersionOption},
     {nullptr, 0, nullptr, 0},
@@ -321,9 +323,11 @@ int Run(const Options& options) {
   if (!ApplySignals(options)) return uucore::kExitCanceled;
   if (options.list_signals) ListSignals();
   if (options.chdir != nullptr) {
-    if (options.debug) fprintf(stderr, "chdir:    %s\n", uucore::Quote(options.chdir).c_str());
+    // DIR is quoted as a file name here (GNU's shell-escape style), unlike every other operand.
+    if (options.debug) fprintf(stderr, "chdir:    %s\n", uucore::QuoteFileName(options.chdir).c_str());
     if (chdir(options.chdir) != 0) {
-      uucore::Error(absl::StrCat("cannot change directory to ", uucore::Quote(options.chdir), ": ", strerror(errno)));
+      uucore::Error(
+          absl::StrCat("cannot change directory to ", uucore::QuoteFileName(options.chdir), ": ", strerror(errno)));
       return uucore::kExitCanceled;
     }
   }

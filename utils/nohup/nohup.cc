@@ -18,6 +18,7 @@ To send the output to a file of your choosing: 'nohup COMMAND > FILE'.
 //   stdout a terminal: appended to ./nohup.out, else $HOME/nohup.out, created with mode 0600 whatever the umask;
 //   stderr a terminal: sent where stdout now goes (to nohup.out even when stdout was closed);
 //   SIGHUP ignored, which exec keeps.
+// nohup.out's name and COMMAND are quoted in messages as GNU quotes file names (uucore::QuoteFileName).
 // One line on the old stderr says what was done: "ignoring input", "appending output to 'nohup.out'",
 // "redirecting stderr to stdout", or "ignoring input and " one of the other two.
 // Exit status: 125 nohup itself failed (127 when POSIXLY_CORRECT is set); 126 COMMAND found but not runnable;
@@ -101,11 +102,11 @@ int OpenNohupOut(std::string* name) {
       return fd;
     }
     const int home_errno = errno;
-    uucore::Error(absl::StrCat("failed to open ", uucore::Quote(*name), ": ", strerror(cwd_errno)));
-    uucore::Error(absl::StrCat("failed to open ", uucore::Quote(in_home), ": ", strerror(home_errno)));
+    uucore::Error(absl::StrCat("failed to open ", uucore::QuoteFileName(*name), ": ", strerror(cwd_errno)));
+    uucore::Error(absl::StrCat("failed to open ", uucore::QuoteFileName(in_home), ": ", strerror(home_errno)));
     return -1;
   }
-  uucore::Error(absl::StrCat("failed to open ", uucore::Quote(*name), ": ", strerror(cwd_errno)));
+  uucore::Error(absl::StrCat("failed to open ", uucore::QuoteFileName(*name), ": ", strerror(cwd_errno)));
   return -1;
 }
 
@@ -139,7 +140,7 @@ int Run(const Options& options) {
       out_fd = STDOUT_FILENO;
     }
     uucore::Error(absl::StrCat(ignoring_input ? "ignoring input and appending output to " : "appending output to ",
-                               uucore::Quote(name)));
+                               uucore::QuoteFileName(name)));
   }
 
   int saved_stderr = -1;  // The terminal, to report a failed exec where the user sees it.
@@ -164,7 +165,8 @@ int Run(const Options& options) {
   // status into 125 (uucore::Finish counts a failed diagnostic).
   const int original_stderr = saved_stderr >= 0 ? saved_stderr : STDERR_FILENO;
   if (dup2(original_stderr, STDERR_FILENO) == STDERR_FILENO) {
-    uucore::Error(absl::StrCat("failed to run command ", uucore::Quote(options.command[0]), ": ", exec.message()));
+    uucore::Error(
+        absl::StrCat("failed to run command ", uucore::QuoteFileName(options.command[0]), ": ", exec.message()));
   }
   // exit like sh, env, timeout: 127 if not found, 126 if found but not runnable.
   return uucore::ExecFailureStatus(exec);
