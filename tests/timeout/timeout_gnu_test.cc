@@ -1,7 +1,7 @@
 // timeout against GNU's: the same argv through /usr/bin/timeout (GNU coreutils 9.1) and ours, compared on status,
 // the signal that ended it, stdout and stderr. Both run with argv[0] "timeout", so messages name the same program.
 // Not compared, by design: --help/--version (our own text), -f/-p (newer GNU), and the deliberate differences
-// pinned in timeout_test.cc (signals ignored at start, the command's SIGCHLD/SIGTTIN/SIGTTOU handling).
+// pinned in timeout_test.cc (ignored signals but the -s one stay ignored; the SIGCHLD/TTIN/TTOU dispositions).
 #include <signal.h>
 #include <unistd.h>
 
@@ -163,6 +163,37 @@ TEST_F(TimeoutGnuTest, SigchldIgnoredOrBlockedAndClosedDescriptors) {
     Compare({"timeout", "10", "sh", "-c", "kill -TERM $$"}, *options);
     Compare({"timeout", "10", "no-such-command"}, *options);
   }
+}
+
+// The -s signal ignored by the caller still stops the command; SIGCHLD blocked by the caller is unblocked for the
+// command, the rest of the mask is kept. The command is GNU's env, which lists what it starts with ignored or blocked.
+TEST_F(TimeoutGnuTest, CallersIgnoredAndBlockedSignals) {
+  auto ignoring = [](std::vector<int> signals) {
+    Options options;
+    options.before_exec = [signals] {
+      for (int sig : signals) signal(sig, SIG_IGN);
+    };
+    return options;
+  };
+  auto blocking = [](std::vector<int> signals) {
+    Options options;
+    options.before_exec = [signals] {
+      sigset_t set;
+      sigemptyset(&set);
+      for (int sig : signals) sigaddset(&set, sig);
+      sigprocmask(SIG_BLOCK, &set, nullptr);
+    };
+    return options;
+  };
+  Compare({"timeout", "-s", "INT", "0.2", "sleep", "10"}, ignoring({SIGINT}));
+  Compare({"timeout", "-v", "-s", "HUP", "0.2", "sleep", "10"}, ignoring({SIGHUP}));
+  Compare({"timeout", "0.2", "sleep", "10"}, ignoring({SIGTERM}));
+  Compare({"timeout", "-s", "USR1", "0.2", "sleep", "10"}, ignoring({SIGUSR1}));
+  Compare({"timeout", "-s", "INT", "10", "/usr/bin/env", "--list-signal-handling", "true"}, ignoring({SIGINT}));
+  Compare({"timeout", "-s", "USR1", "10", "/usr/bin/env", "--list-signal-handling", "true"}, ignoring({SIGUSR1}));
+  Compare({"timeout", "10", "/usr/bin/env", "--list-signal-handling", "true"}, blocking({SIGCHLD}));
+  Compare({"timeout", "10", "/usr/bin/env", "--list-signal-handling", "true"},
+          blocking({SIGTERM, SIGALRM, SIGCHLD, SIGINT, SIGHUP}));
 }
 
 }  // namespace

@@ -255,7 +255,9 @@ std::string WithoutGlibcSignals(const std::string& lines) {
   return out;
 }
 
-// The child must start with the caller's mask and dispositions, not timeout's: grep reports its own.
+// The child must start with the caller's mask and dispositions, not timeout's: grep reports its own. Two exceptions,
+// as GNU: SIGCHLD is unblocked (TheCommandsSigchldIsUnblocked) and the -s signal is not ignored
+// (TheExpirySignalStopsTheCommandEvenIfTheCallerIgnoredIt).
 TEST(TimeoutTest, TheCommandGetsTheCallersMaskAndDispositions) {
   Options caller;
   caller.before_exec = [] {
@@ -274,11 +276,94 @@ TEST(TimeoutTest, TheCommandGetsTheCallersMaskAndDispositions) {
   argv.insert(argv.end(), grep.begin(), grep.end());
   Result through = Invoke(argv, caller);
   EXPECT_EQ(through.status, 0);
-  EXPECT_EQ(WithoutGlibcSignals(through.out), WithoutGlibcSignals(direct.out));
+  // The caller's mask without CHLD (0x10000); the caller's dispositions exactly.
+  EXPECT_EQ(WithoutGlibcSignals(through.out), "SigBlk:\t0000000000004200\nSigIgn:\t0000000000110801\n");
   EXPECT_EQ(through.err, "");
+  // With -s USR2, which the caller ignored: all the same but USR2 (0x800), which the command must not ignore.
+  std::vector<std::string> usr2 = {"timeout", "-s", "USR2", "10"};
+  usr2.insert(usr2.end(), grep.begin(), grep.end());
+  Result expiry = Invoke(usr2, caller);
+  EXPECT_EQ(expiry.status, 0);
+  EXPECT_EQ(WithoutGlibcSignals(expiry.out), "SigBlk:\t0000000000004200\nSigIgn:\t0000000000110001\n");
+  EXPECT_EQ(expiry.err, "");
   // And with nothing blocked or ignored by the caller, nothing is in the child either.
   Result clean = Invoke(argv);
   EXPECT_EQ(WithoutGlibcSignals(clean.out), "SigBlk:\t0000000000000000\nSigIgn:\t0000000000000000\n");
+}
+
+// A caller whose before_exec ignores (SIG_IGN) or blocks these signals.
+Options Ignoring(std::vector<int> signals) {
+  Options options;
+  options.before_exec = [signals] {
+    for (int sig : signals) signal(sig, SIG_IGN);
+  };
+  return options;
+}
+Options Blocking(std::vector<int> signals) {
+  Options options;
+  options.before_exec = [signals] {
+    sigset_t set;
+    sigemptyset(&set);
+    for (int sig : signals) sigaddset(&set, sig);
+    sigprocmask(SIG_BLOCK, &set, nullptr);
+  };
+  return options;
+}
+
+// GNU's env reports on stderr each signal it starts with ignored or blocked: the command's view, exactly.
+const std::vector<std::string> kListSignals = {"/usr/bin/env", "--list-signal-handling", "true"};
+std::vector<std::string> Then(std::vector<std::string> argv, const std::vector<std::string>& command) {
+  argv.insert(argv.end(), command.begin(), command.end());
+  return argv;
+}
+
+// The signal sent on expiry must be able to stop the command even when timeout's caller ignored it (a non-interactive
+// shell's `cmd &` ignores INT and QUIT, nohup ignores HUP): the command gets it at SIG_DFL, as GNU. Before the fix
+// the command inherited SIG_IGN and ran its 10 s.
+TEST(TimeoutTest, TheExpirySignalStopsTheCommandEvenIfTheCallerIgnoredIt) {
+  struct IgnoredCase {
+    int ignored;
+    Expect expect;
+  };
+  for (const IgnoredCase& c : std::vector<IgnoredCase>{
+           {SIGINT, {"-s INT, INT ignored", {"timeout", "-s", "INT", "0.2", "sleep", "10"}, 124, 0, "", ""}},
+           {SIGTERM, {"TERM ignored", {"timeout", "0.2", "sleep", "10"}, 124, 0, "", ""}},
+           {SIGHUP, {"-s HUP under nohup", {"timeout", "-v", "-s", "HUP", "0.2", "sleep", "10"}, 124, 0, "",
+                     "timeout: sending signal HUP to command 'sleep'\n"}},
+           {SIGQUIT, {"-s QUIT, QUIT ignored", {"timeout", "-s", "QUIT", "0.2", "sleep", "10"}, 124, 0, "", ""}},
+           {SIGUSR1, {"-s USR1, USR1 ignored", {"timeout", "-s", "USR1", "0.2", "sleep", "10"}, 124, 0, "", ""}},
+           {SIGINT, {"--foreground", {"timeout", "-f", "-s", "INT", "0.2", "sleep", "10"}, 124, 0, "", ""}},
+           {SIGINT, {"-p: the command died of INT", {"timeout", "-p", "-s", "INT", "0.2", "sleep", "10"}, 130, 0, "",
+                     ""}},
+           {SIGINT, {"-i", {"timeout", "-i", "-s", "INT", "0.2", "sleep", "10"}, 124, 0, "", ""}},
+       }) {
+    Check(c.expect, Ignoring({c.ignored}));
+  }
+  // The command sees the -s signal at SIG_DFL, and every other signal as the caller left it.
+  Check({"dispositions", Then({"timeout", "-s", "INT", "10"}, kListSignals), 0, 0, "",
+         "HUP        ( 1): IGNORE\nUSR1       (10): IGNORE\n"},
+        Ignoring({SIGINT, SIGHUP, SIGUSR1}));
+  Check({"-s CHLD with CHLD ignored: CHLD at SIG_DFL", Then({"timeout", "-s", "CHLD", "10"}, kListSignals), 0, 0,
+         "", ""},
+        Ignoring({SIGCHLD}));
+  Check({"-s KILL: nothing to reset", Then({"timeout", "-s", "KILL", "10"}, kListSignals), 0, 0, "",
+         "INT        ( 2): IGNORE\n"},
+        Ignoring({SIGINT}));
+  // The everyday form: a script's background job starts with INT and QUIT ignored.
+  const std::string dir = MakeTempDir();
+  ASSERT_EQ(symlink(BinaryPath().c_str(), (dir + "/timeout").c_str()), 0);
+  Result job = RunProgram("/bin/sh", {"sh", "-c", dir + "/timeout -s INT 0.2 sleep 10 & wait $!"});
+  EXPECT_EQ(job.status, 124);
+  EXPECT_EQ(job.err, "");
+  EXPECT_LT(job.seconds, 5);
+}
+
+// GNU unblocks SIGCHLD in the command (the rest of the caller's mask stays, ALRM and TERM included).
+TEST(TimeoutTest, TheCommandsSigchldIsUnblocked) {
+  Check({"CHLD blocked by the caller", Then({"timeout", "10"}, kListSignals), 0, 0, "", ""}, Blocking({SIGCHLD}));
+  Check({"the rest stays blocked", Then({"timeout", "10"}, kListSignals), 0, 0, "",
+         "HUP        ( 1): BLOCK\nINT        ( 2): BLOCK\nALRM       (14): BLOCK\nTERM       (15): BLOCK\n"},
+        Blocking({SIGTERM, SIGALRM, SIGCHLD, SIGINT, SIGHUP}));
 }
 
 // A command waiting for SIGTERM gets it: timeout's own blocking of TERM does not leak into the command.
@@ -322,17 +407,36 @@ TEST(TimeoutTest, WorksWithStandardDescriptorsClosed) {
 
 // Deliberate difference from GNU 9.1: a signal ignored when timeout started stays ignored (by timeout and by the
 // command), as a shell treats signals ignored on entry. GNU catches it anyway and gives the command SIG_DFL, so
-// `nohup timeout ...` or `timeout ... &` in a script lose their protection.
+// `nohup timeout ...` or `timeout ... &` in a script lose their protection. The exception is the -s signal, which
+// the command gets at SIG_DFL so that expiry can stop it (TheExpirySignalStopsTheCommandEvenIfTheCallerIgnoredIt);
+// received from outside, it is still not forwarded (GNU forwards it), so a hangup under `nohup timeout -s HUP` does
+// not end the command before its time.
 TEST(TimeoutTest, DifferenceFromGnuSignalsIgnoredAtStartStayIgnored) {
-  Options hup_ignored;
-  hup_ignored.before_exec = [] { signal(SIGHUP, SIG_IGN); };
   Check({"HUP ignored by the caller is not forwarded",
          {"timeout", "-v", "10", "sh", "-c", "kill -HUP $PPID; sleep 0.2; echo alive"}, 0, 0, "alive\n", ""},
-        hup_ignored);
+        Ignoring({SIGHUP}));
+  Check({"nor is an ignored -s signal",
+         {"timeout", "-v", "-s", "HUP", "10", "sh", "-c", "kill -HUP $PPID; sleep 0.2; echo alive"}, 0, 0, "alive\n",
+         ""},
+        Ignoring({SIGHUP}));
+  Check({"the command keeps the other ignored signals", Then({"timeout", "10"}, kListSignals), 0, 0, "",
+         "HUP        ( 1): IGNORE\nINT        ( 2): IGNORE\nQUIT       ( 3): IGNORE\n"},
+        Ignoring({SIGHUP, SIGINT, SIGQUIT}));
 }
 
-// Deliberate difference from GNU 9.1 (which resets them to SIG_DFL and unblocks SIGCHLD): the command keeps the
-// caller's SIGCHLD, SIGTTIN and SIGTTOU handling. Checked in TheCommandGetsTheCallersMaskAndDispositions.
+// Deliberate difference from GNU 9.1, which resets them to SIG_DFL: the command keeps the caller's SIGCHLD, SIGTTIN
+// and SIGTTOU dispositions. GNU's reset only undoes its own SIG_IGN of TTIN/TTOU (it cannot know the caller's); a
+// caller that ignores TTOU (or TTIN) wants its background children to write to (or fail reading from) the terminal
+// instead of being stopped, and timeout puts the command in a background group of its own, where a reset would stop
+// it until the timer ran out.
+TEST(TimeoutTest, DifferenceFromGnuTtinTtouKeepTheCallersHandling) {
+  Check({"TTIN and TTOU ignored by the caller", Then({"timeout", "10"}, kListSignals), 0, 0, "",
+         "TTIN       (21): IGNORE\nTTOU       (22): IGNORE\n"},
+        Ignoring({SIGTTIN, SIGTTOU}));
+  Check({"CHLD ignored by the caller", Then({"timeout", "10"}, kListSignals), 0, 0, "",
+         "CHLD       (17): IGNORE\n"},
+        Ignoring({SIGCHLD}));
+}
 
 // Accepted: -f and -p are the short options of newer GNU releases; 9.1 has only --foreground/--preserve-status.
 TEST(TimeoutTest, ShortFormsOfNewerGnu) {

@@ -14,12 +14,14 @@
 //   As PID 1 (always): reap every orphan, and pass on every signal that the kernel would otherwise drop for PID 1.
 // DURATION as uucore::ParseDuration (s, m, h, d suffixes; 0 disables the timer, `-k 0` the kill; "inf" waits forever).
 // Signals received: TERM, INT, HUP, QUIT are passed on to the command (then to its group), and arm -k; ALRM counts
-// as expiry. Signals ignored when timeout started stay ignored by timeout and the command (GNU catches them anyway).
+// as expiry. Signals ignored when timeout started stay ignored by timeout and the command (GNU catches them anyway),
+// except that the command gets the -s signal at SIG_DFL, so that expiry can stop it (as GNU; still not forwarded).
 // Process group: timeout leads a new group and the command inherits it, so the signal reaches the command's children
 // (timeout ignores its own copy); SIGCONT follows so a stopped command sees it. With --foreground nothing changes
 // groups, only the command is signalled, and no SIGCONT is sent (as GNU). SIGTTIN/SIGTTOU are blocked in timeout so a
 // background timeout is never stopped by its command's terminal use; the command gets the caller's handling.
-// The command starts with exactly the caller's signal mask and dispositions.
+// The command starts with the caller's signal mask and dispositions, but SIGCHLD unblocked and the -s signal not
+// ignored (both as GNU).
 // Exit status:
 //   124  the command timed out (and not --preserve-status)
 //   125  timeout itself failed (usage, fork)
@@ -504,7 +506,8 @@ absl::Status ReapOnSigchld(Monitor& monitor, bool reap_all, bool* children_left)
 int Run(const Options& options) {
   const pid_t self = getpid();
   const bool pid1 = self == 1;  // Whoever starts a PID namespace (a container) with us: init's duties are ours.
-  // Which signals we wait for. A signal ignored when we started stays ignored, by us and by the command.
+  // Which signals we wait for. A signal ignored when we started stays ignored by us (never forwarded, even the -s
+  // one: `nohup timeout -s HUP` must survive a hangup) and by the command (but for the -s one, see child_default).
   sigset_t wait_set, block_set, child_ignore, passed_on;
   sigemptyset(&wait_set);
   sigemptyset(&child_ignore);
@@ -541,11 +544,16 @@ int Run(const Options& options) {
   uucore::ScopedSignalBlock block(block_set);
   block.KeepBlocked();
 
+  // The command must be able to receive what expiry sends: a -s signal the caller ignored (nohup's HUP, INT in a
+  // script's `cmd &`) is SIG_DFL in the command, as GNU. KILL and STOP cannot be ignored; 0 sends nothing.
+  sigset_t child_default;
+  sigemptyset(&child_default);
+  if (options.signal != 0 && uucore::IsIgnored(options.signal)) sigaddset(&child_default, options.signal);
   // An inherited SIGCHLD SIG_IGN would let the kernel reap the child and lose its status: catch it instead, and give
-  // the command back the SIG_IGN its caller chose.
+  // the command back the SIG_IGN its caller chose (unless CHLD is the -s signal, reset above).
   if (uucore::IsIgnored(SIGCHLD)) {
     (void)uucore::CatchSignal(SIGCHLD);
-    sigaddset(&child_ignore, SIGCHLD);
+    if (options.signal != SIGCHLD) sigaddset(&child_ignore, SIGCHLD);
   }
   if (!options.foreground) (void)uucore::BecomeGroupLeader();  // GNU goes on if it cannot.
   // --tree: before spawning, so that no descendant can be orphaned to init before we are its reaper.
@@ -571,8 +579,12 @@ int Run(const Options& options) {
     }
   }
 
+  // The caller's mask, not ours; but SIGCHLD unblocked, as GNU: a command must see its own children exit.
+  sigset_t child_mask = block.old_mask();
+  sigdelset(&child_mask, SIGCHLD);
   uucore::SpawnOptions spawn;
-  spawn.mask = &block.old_mask();  // The caller's mask, not ours.
+  spawn.mask = &child_mask;
+  spawn.reset_default = &child_default;
   spawn.ignore = &child_ignore;
   absl::StatusOr<pid_t> child = relay ? relay->Spawn(options.command, spawn) : uucore::Spawn(options.command, spawn);
   if (!child.ok()) {
