@@ -213,24 +213,29 @@ def main():
 
 
 def plot(outdir, times):
-    """A box plot of `timeout 10 true` wall times per implementation (gnuplot, when installed)."""
+    """A box plot of `timeout 10 true` wall times per implementation (gnuplot, when installed), log scale so the
+    slow outliers do not flatten the rest."""
     if not times or not shutil.which("gnuplot"):
         return
-    data = os.path.join(outdir, "walltime.dat")
     order = list(times)
-    with open(data, "w") as f:
-        for i, n in enumerate(order):
-            for t in times[n]:
-                f.write("%d %.6f\n" % (i, t * 1000))
+    series = []
+    for i, n in enumerate(order):
+        path = os.path.join(outdir, "walltime-%s.dat" % n)
+        with open(path, "w") as f:
+            f.writelines("%.6f\n" % (t * 1000) for t in times[n])
+        series.append("'%s' using (%d):1 notitle" % (path, i + 1))
     script = """set terminal pngcairo size 900,500
 set output '%s'
-set title 'timeout 10 true: wall time per run'
-set ylabel 'ms'
+set title 'timeout 10 true: wall time per run (%d runs each)'
+set ylabel 'ms (log scale)'
+set logscale y
 set style fill solid 0.3
 set style data boxplot
+set xrange [0.3:%f]
 set xtics (%s)
-plot '%s' using (1+$1):2:(0.5):1 notitle
-""" % (os.path.join(outdir, "walltime.png"), ", ".join('"%s" %d' % (n, i + 1) for i, n in enumerate(order)), data)
+plot %s
+""" % (os.path.join(outdir, "walltime.png"), len(next(iter(times.values()))), len(order) + 0.7,
+       ", ".join('"%s" %d' % (n, i + 1) for i, n in enumerate(order)), ", ".join(series))
     r = subprocess.run(["gnuplot"], input=script, text=True, capture_output=True)
     if r.returncode != 0:
         # gnuplot-nox may lack pngcairo; fall back to the plain png terminal.
