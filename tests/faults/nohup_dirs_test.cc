@@ -11,25 +11,26 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <fstream>
 #include <functional>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
 #include "tests/faults/differential.h"
+#include "tests/testing/pty.h"
+#include "tests/testing/run.h"
 
 namespace coreutils_faults {
 namespace {
 
 using coreutils_testing::Options;
+using coreutils_testing::ReadFile;
 using coreutils_testing::Result;
 
 // For before_exec: a private mount namespace in which each of `dirs` is read-only, then chdir to `cwd` (after the
-// mounts, or the old directory would still be the writable one underneath), then `tty` on stdout.
-std::function<void()> ReadOnly(std::vector<std::string> dirs, std::string cwd, int tty) {
-  return [dirs, cwd, tty] {
+// mounts, or the old directory would still be the writable one underneath), then `then` (a terminal on stdout).
+std::function<void()> ReadOnly(std::vector<std::string> dirs, std::string cwd, std::function<void()> then = {}) {
+  return [dirs, cwd, then] {
     if (unshare(CLONE_NEWNS) != 0) _exit(203);
     if (mount("none", "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) _exit(204);
     for (const std::string& d : dirs) {
@@ -37,7 +38,7 @@ std::function<void()> ReadOnly(std::vector<std::string> dirs, std::string cwd, i
       if (mount(nullptr, d.c_str(), nullptr, MS_REMOUNT | MS_BIND | MS_RDONLY, nullptr) != 0) _exit(206);
     }
     if (chdir(cwd.c_str()) != 0) _exit(207);
-    if (tty >= 0 && dup2(tty, 1) != 1) _exit(208);
+    if (then) then();
   };
 }
 
@@ -46,38 +47,13 @@ bool CanMakeReadOnlyDirectories() {
   const std::string dir = coreutils_testing::MakeTempDir();
   const pid_t pid = fork();
   if (pid == 0) {
-    ReadOnly({dir}, dir, -1)();
+    ReadOnly({dir}, dir)();
     const int fd = open("file", O_WRONLY | O_CREAT, 0600);
     _exit(fd < 0 && errno == EROFS ? 0 : 1);
   }
   int status = 0;
   waitpid(pid, &status, 0);
   return WIFEXITED(status) && WEXITSTATUS(status) == 0;
-}
-
-// A pseudo-terminal whose slave end becomes the child's stdout.
-class Terminal {
- public:
-  Terminal() {
-    master_ = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
-    if (master_ < 0 || grantpt(master_) != 0 || unlockpt(master_) != 0) return;
-    slave_ = open(ptsname(master_), O_RDWR | O_NOCTTY | O_CLOEXEC);
-  }
-  ~Terminal() {
-    if (slave_ >= 0) close(slave_);
-    if (master_ >= 0) close(master_);
-  }
-  int slave() const { return slave_; }
-
- private:
-  int master_ = -1, slave_ = -1;
-};
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 bool Exists(const std::string& path) { return access(path.c_str(), F_OK) == 0; }
@@ -94,8 +70,8 @@ Result RunNohup(const std::string& program, bool cwd_read_only, bool home_read_o
   std::vector<std::string> read_only;
   if (cwd_read_only) read_only.push_back(dirs.cwd);
   if (home_read_only) read_only.push_back(dirs.home);
-  Terminal terminal;
-  EXPECT_GE(terminal.slave(), 0) << "no pseudo-terminal";
+  coreutils_testing::Pty terminal;
+  EXPECT_TRUE(terminal.ok()) << "no pseudo-terminal";
   Options options;
   options.clear_env = true;
   options.env = {"LC_ALL=C", "PATH=/usr/bin:/bin"};
@@ -103,7 +79,7 @@ Result RunNohup(const std::string& program, bool cwd_read_only, bool home_read_o
     if (size_t at = e.find("$HOME"); at != std::string::npos) e.replace(at, 5, dirs.home);
     options.env.push_back(e);
   }
-  options.before_exec = ReadOnly(read_only, dirs.cwd, terminal.slave());
+  options.before_exec = ReadOnly(read_only, dirs.cwd, terminal.OnFds({1}));
   return coreutils_testing::RunProgram(program, {"nohup", "sh", "-c", "echo ran"}, options);
 }
 
@@ -192,11 +168,11 @@ TEST_F(NohupDirsTest, ExistingNohupOutOnAReadOnlyFilesystem) {
     Result first = RunNohup(program, false, false, {"HOME=$HOME"}, dirs);
     ASSERT_EQ(first.status, 0) << program;
     const std::string cwd = dirs.cwd;
-    Terminal terminal;
+    coreutils_testing::Pty terminal;
     Options options;
     options.clear_env = true;
     options.env = {"LC_ALL=C", "PATH=/usr/bin:/bin"};
-    options.before_exec = ReadOnly({cwd}, cwd, terminal.slave());
+    options.before_exec = ReadOnly({cwd}, cwd, terminal.OnFds({1}));
     const Result r = coreutils_testing::RunProgram(program, {"nohup", "sh", "-c", "echo ran"}, options);
     EXPECT_EQ(r.status, 125) << program;
     EXPECT_EQ(r.err, std::string("nohup: failed to open 'nohup.out': ") + kRofs + "\n") << program;

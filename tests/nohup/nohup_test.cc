@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "tests/nohup/pty.h"
+#include "tests/testing/pty.h"
 #include "tests/testing/run.h"
 
 namespace coreutils_testing {
@@ -20,13 +20,6 @@ const char kTry[] = "Try 'nohup --help' for more information.\n";
 const std::vector<std::string> kOutErr = {"nohup", "sh", "-c", "echo out; echo err >&2"};
 const std::vector<std::string> kReadStdin = {"nohup", "sh", "-c",
                                              "readlink /proc/self/fd/0; cat 2>/dev/null || echo unreadable"};
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 bool Exists(const std::string& path) { return access(path.c_str(), F_OK) == 0; }
 

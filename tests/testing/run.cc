@@ -173,6 +173,22 @@ void ExpectCase(const Case& c, const Options& options) {
   EXPECT_EQ(r.err, c.err) << c.name;
 }
 
+std::string ReadFile(const std::string& path) {
+  std::string content;
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return content;
+  char buf[65536];
+  for (ssize_t got; (got = read(fd, buf, sizeof buf)) != 0;) {
+    if (got > 0) {
+      content.append(buf, got);
+    } else if (errno != EINTR) {
+      break;
+    }
+  }
+  close(fd);
+  return content;
+}
+
 std::string MakeTempDir() {
   const char* base = getenv("TEST_TMPDIR");
   std::string templ = std::string(base ? base : "/tmp") + "/dirXXXXXX";

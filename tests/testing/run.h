@@ -59,6 +59,9 @@ void ExpectCase(const Case& c, const Options& options = {});
 // A fresh empty directory under TEST_TMPDIR, removed by nobody (Bazel clears it).
 std::string MakeTempDir();
 
+// The whole content of a file ("" if it cannot be read).
+std::string ReadFile(const std::string& path);
+
 }  // namespace coreutils_testing
 
 #endif  // TESTS_TESTING_RUN_H_

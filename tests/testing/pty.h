@@ -1,6 +1,6 @@
-// tests/nohup/pty.h -- a pseudo-terminal to hand to a child on chosen descriptors, for nohup's terminal rules.
-#ifndef TESTS_NOHUP_PTY_H_
-#define TESTS_NOHUP_PTY_H_
+// tests/testing/pty.h -- a pseudo-terminal to hand to a child on chosen descriptors (nohup's terminal rules).
+#ifndef TESTS_TESTING_PTY_H_
+#define TESTS_TESTING_PTY_H_
 
 #include <functional>
 #include <string>
@@ -32,4 +32,4 @@ class Pty {
 
 }  // namespace coreutils_testing
 
-#endif  // TESTS_NOHUP_PTY_H_
+#endif  // TESTS_TESTING_PTY_H_

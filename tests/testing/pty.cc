@@ -1,4 +1,4 @@
-#include "tests/nohup/pty.h"
+#include "tests/testing/pty.h"
 
 #include <errno.h>
 #include <fcntl.h>
