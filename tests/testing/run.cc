@@ -125,6 +125,8 @@ Result RunProgram(const std::string& path, const std::vector<std::string>& argv,
     const double left = deadline - Now();
     if (left <= 0) {
       result.hung = true;
+      // The program and, if it made one (timeout does), its process group: no command outlives a hung run.
+      kill(-pid, SIGKILL);
       kill(pid, SIGKILL);
       break;
     }
