@@ -1,10 +1,13 @@
 """Offline Bazel repositories built from Debian's packages.
 
 These machines reach Debian's archive and nothing else, so every external repository is made from files that
-`apt-get install` put under /usr (see tools/bazel for the package list):
+`apt-get install` put under /usr (see tools/install-deps for the package list), or, for Abseil, from Debian's source
+package fetched from the same archive:
 
   rules_cc                Debian's rules_cc 0.0.4, patched to load in Bazel 4.2.3.
-  com_google_absl         Abseil 20220623 (libabsl-dev), with upstream's labels (@com_google_absl//absl/status:statusor).
+  com_google_absl         Abseil 20220623 built from Debian's source package (fetched from Debian's archive by
+                          checksum, Debian's patches applied), with its own BUILD files and labels.
+  bazel_skylib            Debian's bazel-skylib, which Abseil's BUILD files load.
   com_google_googletest   GoogleTest 1.12 (libgtest-dev, libgmock-dev): :gtest, :gtest_main, :gmock.
   com_github_google_benchmark  Google Benchmark 1.7 (libbenchmark-dev): :benchmark, :benchmark_main.
   remote_coverage_tools   empty stand-in for the download `bazel test` asks for.
@@ -32,56 +35,48 @@ patched_rules_cc = repository_rule(
     local = True,
 )
 
-# Upstream Abseil package -> targets in it. A target named like its pkg-config module (absl_<name>.pc) is an alias
-# of the generated library for that module, so BUILD files use the labels any Bazel project uses.
-_ABSL_PACKAGES = {
-    "absl/algorithm": ["algorithm", "container"],
-    "absl/base": ["base", "config", "core_headers"],
-    "absl/cleanup": ["cleanup"],
-    "absl/container": ["fixed_array", "flat_hash_map", "flat_hash_set", "inlined_vector"],
-    "absl/functional": ["function_ref"],
-    "absl/numeric": ["bits", "int128"],
-    "absl/status": ["status", "statusor"],
-    "absl/strings": ["strings", "str_format"],
-    "absl/synchronization": ["synchronization"],
-    "absl/time": ["time"],
-    "absl/types": ["optional", "span", "variant"],
-}
+# Abseil is built from Debian's source package (the same upstream release and Debian patches as libabsl-dev), not
+# linked from libabsl-dev's archives: those are compiled without -ffunction-sections, so absl::Status drags every
+# object it touches (Cord, Mutex, time zones, and through them iostreams and locales) into the static binary, ~1 MB
+# of code no utility runs. Built here with this workspace's flags, --gc-sections keeps only what is called.
+# The checksums are those of Debian's signed .dsc for abseil 20220623.1-1+deb12u2 (bookworm).
+_ABSL_DEBIAN_VERSION = "20220623.1-1+deb12u2"
+_ABSL_ORIG = ("abseil_20220623.1.orig.tar.gz", "abfe2897f3a30edaa74bc34365afe3c2a3cd012091a97dc7e008f7016adcd5fe")
+_ABSL_DEBIAN = ("abseil_%s.debian.tar.xz" % _ABSL_DEBIAN_VERSION, "e08490fc7b6f3beca1925953b0c4fb92df2de5e2a01295e4641e2a3d4e528eeb")
+_DEBIAN_POOL = [
+    "http://deb.debian.org/debian/pool/main/a/abseil/",
+    "https://deb.debian.org/debian/pool/main/a/abseil/",
+]
 
-def _pc_field(text, field):
-    for line in text.splitlines():
-        if line.startswith(field + ":"):
-            return line[len(field) + 1:].strip()
-    return ""
+def _debian_abseil_source_impl(ctx):
+    orig, orig_sha = _ABSL_ORIG
+    ctx.download_and_extract([u + orig for u in _DEBIAN_POOL], sha256 = orig_sha, stripPrefix = "abseil-20220623.1")
+    deb, deb_sha = _ABSL_DEBIAN
+    ctx.download_and_extract([u + deb for u in _DEBIAN_POOL], output = "debian_source", sha256 = deb_sha)
 
-def _debian_abseil_impl(ctx):
-    pcdir = ctx.path(_LIBDIR + "/pkgconfig")
-    if not pcdir.exists:
-        fail("Abseil is not installed: apt-get install libabsl-dev (tools/bazel does this)")
-    lines = ['load("@rules_cc//cc:defs.bzl", "cc_import", "cc_library")', ""]
-    names = sorted([p.basename[len("absl_"):-len(".pc")] for p in pcdir.readdir() if p.basename.startswith("absl_")])
-    for name in names:
-        text = ctx.read(pcdir.get_child("absl_%s.pc" % name))
-        deps = []
-        for req in _pc_field(text, "Requires").split(","):
-            req = req.strip().split(" ")[0]
-            if req.startswith("absl_"):
-                deps.append('":%s"' % req[len("absl_"):])
-        if ("-labsl_" + name) in _pc_field(text, "Libs"):
-            lib = "lib/libabsl_%s.a" % name
-            ctx.symlink(_LIBDIR + "/libabsl_%s.a" % name, lib)
-            lines.append('cc_import(name = "%s_archive", static_library = "%s")' % (name, lib))
-            deps.insert(0, '":%s_archive"' % name)
-        lines.append('cc_library(name = "%s", deps = [%s], visibility = ["//visibility:public"])' % (name, ", ".join(deps)))
-    ctx.file("BUILD.bazel", "\n".join(lines) + "\n")
-    for pkg, targets in _ABSL_PACKAGES.items():
-        ctx.file(pkg + "/BUILD.bazel", "\n".join([
-            'alias(name = "%s", actual = "//:%s", visibility = ["//visibility:public"])' % (t, t)
-            for t in targets
-        ]) + "\n")
-    ctx.file("WORKSPACE", 'workspace(name = "com_google_absl")\n')
+    # Debian's patches, in Debian's order: its ABI configuration (absl::string_view and friends are Abseil's own
+    # types, inline namespace debian3, hardened mode) and its fixes, among them CVE-2025-0838.
+    patches = ctx.path("debian_source/debian/patches")
+    for name in ctx.read(patches.get_child("series")).splitlines():
+        name = name.strip()
+        if name and not name.startswith("#"):
+            # patch(1), not ctx.patch: Bazel 4's built-in applier misreads Debian's multi-file configure.diff.
+            res = ctx.execute(["patch", "-p1", "--forward", "--batch", "-i", str(patches.get_child(name))])
+            if res.return_code != 0:
+                fail("Debian patch %s does not apply (apt-get install patch):\n%s%s" % (name, res.stdout, res.stderr))
+    ctx.delete("debian_source")
 
-debian_abseil = repository_rule(implementation = _debian_abseil_impl, local = True)
+    # Bazel 4.2.3's bundled @platforms predates the wasm CPUs; this build only targets Linux x86-64, so those two
+    # settings become ones that never match.
+    build = ctx.read("absl/BUILD.bazel")
+    for cpu in ["wasm32", "wasm64"]:
+        build = build.replace(
+            'constraint_values = [\n        "@platforms//cpu:%s",\n    ],' % cpu,
+            'values = {"define": "absl_target_cpu=%s"},' % cpu,
+        )
+    ctx.file("absl/BUILD.bazel", build, executable = False)
+
+debian_abseil_source = repository_rule(implementation = _debian_abseil_source_impl)
 
 def _static_libs_repo(ctx, libs, extra):
     """A repository of cc_import targets over /usr/lib archives: libs is {target: (archive, [deps])}."""
@@ -124,7 +119,8 @@ empty_coverage_tools = repository_rule(implementation = _empty_coverage_tools_im
 def debian_repositories():
     patched_rules_cc(name = "rules_cc")
     native.local_repository(name = "rules_java", path = "/usr/share/bazel/rules/java")
-    debian_abseil(name = "com_google_absl")
+    native.local_repository(name = "bazel_skylib", path = "/usr/share/bazel/tools/skylib")
+    debian_abseil_source(name = "com_google_absl")
     debian_googletest(name = "com_google_googletest")
     debian_benchmark(name = "com_github_google_benchmark")
     empty_coverage_tools(name = "remote_coverage_tools")
