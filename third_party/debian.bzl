@@ -39,7 +39,9 @@ patched_rules_cc = repository_rule(
 # linked from libabsl-dev's archives: those are compiled without -ffunction-sections, so absl::Status drags every
 # object it touches (Cord, Mutex, time zones, and through them iostreams and locales) into the static binary, ~1 MB
 # of code no utility runs. Built here with this workspace's flags, --gc-sections keeps only what is called.
-# The checksums are those of Debian's signed .dsc for abseil 20220623.1-1+deb12u2 (bookworm).
+# The checksums are those of Debian's signed .dsc for abseil 20220623.1-1+deb12u2 (bookworm); Bazel's repository
+# cache keeps the files after the first fetch. Should Debian supersede this version, its pool drops the old
+# .debian.tar.xz: take the new version and checksums from the new .dsc (same directory) and update them here.
 _ABSL_DEBIAN_VERSION = "20220623.1-1+deb12u2"
 _ABSL_ORIG = ("abseil_20220623.1.orig.tar.gz", "abfe2897f3a30edaa74bc34365afe3c2a3cd012091a97dc7e008f7016adcd5fe")
 _ABSL_DEBIAN = ("abseil_%s.debian.tar.xz" % _ABSL_DEBIAN_VERSION, "e08490fc7b6f3beca1925953b0c4fb92df2de5e2a01295e4641e2a3d4e528eeb")

@@ -1,7 +1,7 @@
 // Start-up without iostreams: replaces libstdc++'s std::ios_base::Init constructor and destructor with no-ops.
 //
-// Debian's Abseil 20220623 includes <iostream> from absl/status/status.h, so status.o in libabsl_status.a (and every
-// one of our files that uses absl::Status) carries a static ios_base::Init object. Its constructor builds the eight
+// Abseil 20220623 includes <iostream> from absl/status/status.h, so its status.cc (and every one of our files that
+// uses absl::Status) carries a static ios_base::Init object. Its constructor builds the eight
 // standard streams and the global locale with all its facets: about 45,000 instructions at every start of every
 // utility, half of our start-up, for streams no production code here uses (we write with stdio; see STYLE.md).
 // Linked statically, this definition wins over the archive member, which is then never pulled in.
