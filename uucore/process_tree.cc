@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <map>
+#include <utility>
 #include <optional>
 #include <set>
 #include <string>
@@ -51,9 +52,11 @@ std::string ReadSmallFile(const std::string& path) {
 struct Stat {
   pid_t ppid = 0;
   char state = '?';
+  unsigned long long start_time = 0;  // clock ticks after boot: with the pid, names one process for good
 };
 
-// /proc/PID/stat's state and PPid. The command name may hold spaces and ')': the fields start after the last ')'.
+// /proc/PID/stat's state, PPid and start time. The command name may hold spaces and ')': the fields start after
+// the last ')'.
 std::optional<Stat> ReadStat(pid_t pid) {
   const std::string text = ReadSmallFile(absl::StrCat("/proc/", pid, "/stat"));
   const size_t paren = text.rfind(')');
@@ -62,6 +65,10 @@ std::optional<Stat> ReadStat(pid_t pid) {
   stat.state = text[paren + 2];
   const char* ppid = text.c_str() + paren + 4;
   stat.ppid = static_cast<pid_t>(strtol(ppid, nullptr, 10));
+  // starttime is field 22; the state (field 3) is the first after ')', so 19 more spaces lead to it.
+  size_t at = paren + 2;
+  for (int field = 3; field < 22 && at != std::string::npos; ++field) at = text.find(' ', at + 1);
+  if (at != std::string::npos) stat.start_time = strtoull(text.c_str() + at + 1, nullptr, 10);
   return stat;
 }
 
@@ -111,10 +118,14 @@ absl::StatusOr<std::vector<pid_t>> ListByProcScan(pid_t root) {
   DIR* probe = opendir("/proc");
   if (probe == nullptr) return absl::ErrnoToStatus(errno, "opendir /proc");
   closedir(probe);
-  std::multimap<pid_t, pid_t> children;  // ppid -> pid, live processes only.
+  // ppid -> (pid, zombie). Zombies stay in the map as links: the scan is not a snapshot, so a child read while its
+  // parent was alive (after a pid wrap, a child can come before its parent in /proc order) keeps that parent as
+  // its ppid even if the parent is a zombie by the time the scan reaches it. Dropping zombies cut such children,
+  // still alive, out of the tree; SignalDescendants() then missed them.
+  std::multimap<pid_t, std::pair<pid_t, bool>> children;
   for (pid_t pid : NumericEntries("/proc")) {
     const std::optional<Stat> stat = ReadStat(pid);
-    if (stat.has_value() && stat->state != 'Z') children.emplace(stat->ppid, pid);
+    if (stat.has_value()) children.emplace(stat->ppid, std::make_pair(pid, stat->state == 'Z'));
   }
   std::vector<pid_t> found;
   std::vector<pid_t> next = {root};
@@ -122,9 +133,11 @@ absl::StatusOr<std::vector<pid_t>> ListByProcScan(pid_t root) {
     std::vector<pid_t> level;
     for (pid_t pid : next) {
       const auto range = children.equal_range(pid);
-      for (auto it = range.first; it != range.second; ++it) level.push_back(it->second);
+      for (auto it = range.first; it != range.second; ++it) {
+        level.push_back(it->second.first);
+        if (!it->second.second) found.push_back(it->second.first);  // Live ones only are reported.
+      }
     }
-    found.insert(found.end(), level.begin(), level.end());
     next = std::move(level);
   }
   return found;
@@ -182,7 +195,10 @@ absl::StatusOr<int> SignalDescendants(pid_t root, int sig, Enumeration how) {
   const bool freeze = sig != SIGKILL && sig != SIGSTOP;
   const int first = freeze ? SIGSTOP : sig;
   std::vector<Target> targets;
-  std::set<pid_t> seen;
+  // Who has been signalled, by (pid, start time): a process killed here can be reaped at once by a parent still
+  // in wait(), and its pid given to a new process of the tree (pids wrap); by pid alone, that one went unsignalled.
+  std::set<std::pair<pid_t, unsigned long long>> seen;
+  std::set<pid_t> seen_pids;  // the same pids, to accept the children of anyone signalled
   absl::Status status = absl::OkStatus();
   for (;;) {  // Until a pass finds nobody new: everyone found so far is frozen (or dead) and cannot fork.
     absl::StatusOr<std::vector<pid_t>> listed = ListDescendants(root, how);
@@ -193,16 +209,17 @@ absl::StatusOr<int> SignalDescendants(pid_t root, int sig, Enumeration how) {
     const std::set<pid_t> tree(listed->begin(), listed->end());
     bool found_new = false;
     for (pid_t pid : *listed) {
-      if (seen.count(pid) != 0) continue;
       const int pidfd = PidfdOpen(pid);
       if (pidfd < 0 && errno == ESRCH) continue;  // Exited (and reaped) since the listing.
       // Checked after opening: if the pid now names a stranger, its parent is outside the tree.
       const std::optional<Stat> stat = ReadStat(pid);
-      if (!stat.has_value() || (stat->ppid != root && tree.count(stat->ppid) == 0 && seen.count(stat->ppid) == 0)) {
+      if (!stat.has_value() || seen.count({pid, stat->start_time}) != 0 ||
+          (stat->ppid != root && tree.count(stat->ppid) == 0 && seen_pids.count(stat->ppid) == 0)) {
         if (pidfd >= 0) close(pidfd);
         continue;
       }
-      seen.insert(pid);
+      seen.insert({pid, stat->start_time});
+      seen_pids.insert(pid);
       targets.push_back({pid, pidfd});
       SendTo(targets.back(), first);
       found_new = true;
