@@ -1,4 +1,4 @@
-"""Offline Bazel repositories built from Debian's packages.
+"""Bazel repositories built from Debian's packages and, for Abseil, Debian's source package.
 
 These machines reach Debian's archive and nothing else, so every external repository is made from files that
 `apt-get install` put under /usr (see tools/install-deps for the package list), or, for Abseil, from Debian's source
@@ -72,10 +72,10 @@ def _debian_abseil_source_impl(ctx):
     # settings become ones that never match.
     build = ctx.read("absl/BUILD.bazel")
     for cpu in ["wasm32", "wasm64"]:
-        build = build.replace(
-            'constraint_values = [\n        "@platforms//cpu:%s",\n    ],' % cpu,
-            'values = {"define": "absl_target_cpu=%s"},' % cpu,
-        )
+        constraint = 'constraint_values = [\n        "@platforms//cpu:%s",\n    ],' % cpu
+        if constraint not in build:
+            fail("absl/BUILD.bazel no longer names @platforms//cpu:%s as expected: revisit this rewrite" % cpu)
+        build = build.replace(constraint, 'values = {"define": "absl_target_cpu=%s"},' % cpu)
     ctx.file("absl/BUILD.bazel", build, executable = False)
 
 debian_abseil_source = repository_rule(implementation = _debian_abseil_source_impl)
