@@ -205,10 +205,15 @@ def main():
             t = os.path.join(impls[n], "timeout")
             if not os.path.exists(t):
                 continue
-            out = subprocess.run([args.lateness, str(late_runs), t], capture_output=True, text=True).stdout
-            rows = {line.split()[0]: line.split()[1:4] for line in out.splitlines() if line.strip()}
+            run = subprocess.run([args.lateness, str(late_runs), t], capture_output=True, text=True)
+            rows = {line.split()[0]: line.split()[1:5] for line in run.stdout.splitlines() if line.strip()}
             if "upper" in rows and "lower" in rows:
-                emit("| %s | %s | %s | %s | %s | %s | %s |" % ((n,) + tuple(rows["upper"]) + tuple(rows["lower"])))
+                measured = int(rows["upper"][3])
+                note = "" if measured == late_runs else " (%d of %d runs failed)" % (late_runs - measured, late_runs)
+                emit("| %s%s | %s | %s | %s | %s | %s | %s |" % (
+                    (n, note) + tuple(rows["upper"][:3]) + tuple(rows["lower"][:3])))
+            else:
+                emit("| %s | failed: %s |" % (n, (run.stderr.strip() or "exit %d" % run.returncode)[:100]))
         out = subprocess.run([args.lateness, "--floor", str(late_runs)], capture_output=True, text=True).stdout
         floor = out.split()[1:4]
         if len(floor) == 3:

@@ -14,8 +14,10 @@
 // The expiry's lateness lies between the two. --floor measures the same 50 ms sleep with no timeout program
 // at all: what this kernel and machine give any process that asks to wake at a time.
 //
-// Output: one line per mode, "upper|lower|floor p50 p99 max" in microseconds beyond 50 ms, then the run count.
-// Exit status: 0, or 1 if a run did not end with the probe signalled (the timeout did not fire, or fired early).
+// Output: one line per mode, "upper|lower|floor p50 p99 max" in microseconds beyond 50 ms, then the count of runs
+// measured (percentiles as tools/bench/bench.py takes them: element round(p * (n - 1)) of the sorted values).
+// Exit status: 0; 1 if a run did not end with the probe signalled within 10 s (the timeout did not fire, or
+// fired early); 2 on a usage or system error.
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -48,24 +50,25 @@ int64_t Now() {
 
 void Print(const char* what, std::vector<int64_t> late_ns) {
   std::sort(late_ns.begin(), late_ns.end());
-  auto at = [&](double p) {
-    return late_ns[std::min(late_ns.size() - 1, static_cast<size_t>(p * late_ns.size()))] / 1e3;
-  };
+  auto at = [&](double p) { return late_ns[static_cast<size_t>(p * (late_ns.size() - 1) + 0.5)] / 1e3; };
   std::printf("%s %.1f %.1f %.1f %zu\n", what, at(0.5), at(0.99), late_ns.back() / 1e3, late_ns.size());
 }
 
-// The command under timeout. SIGTERM is blocked before anything else and taken with sigwaitinfo, so its arrival
-// time is read as soon as the kernel runs us, with no handler in between.
+// The command under timeout. SIGTERM is blocked before anything else and taken with sigtimedwait, so its arrival
+// time is read as soon as the kernel runs us, with no handler in between. Without it within 10 s, the probe exits
+// without reporting, and the run counts as failed.
 int Probe() {
   const int64_t start = Now();
   sigset_t term;
   sigemptyset(&term);
   sigaddset(&term, SIGTERM);
   sigprocmask(SIG_BLOCK, &term, nullptr);
+  const timespec limit{10, 0};
   int sig;
   do {
-    sig = sigwaitinfo(&term, nullptr);
+    sig = sigtimedwait(&term, nullptr, &limit);
   } while (sig < 0 && errno == EINTR);  // a stop/continue can interrupt the wait
+  if (sig < 0) return 5;
   const int64_t got = Now();
   int64_t times[2] = {start, got};
   if (write(kReportFd, times, sizeof times) != sizeof times) return 3;
@@ -96,8 +99,10 @@ int Run(int runs, char** timeout_argv, int timeout_argc, const char* self) {
   for (int i = 0; i < runs; ++i) {
     int fds[2];
     // Close-on-exec both ends: the read end must not reach the command. The dup2 below gives the command a copy of
-    // the write end as fd 3 without the flag (the write end is never fd 3: the read end, allocated first, is lower).
+    // the write end as fd 3 without the flag; if fds[1] were 3 already (possible only with fds 0-2 closed), dup2
+    // would keep the flag, so that case is refused.
     if (pipe2(fds, O_CLOEXEC) != 0) return perror("pipe2"), 2;
+    if (fds[1] == kReportFd) return std::fprintf(stderr, "lateness: run with fds 0-2 open\n"), 2;
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_adddup2(&actions, fds[1], kReportFd);
@@ -138,7 +143,7 @@ int Run(int runs, char** timeout_argv, int timeout_argc, const char* self) {
 
 int main(int argc, char** argv) {
   if (argc == 2 && strcmp(argv[1], "--probe") == 0) return Probe();
-  if (argc == 3 && strcmp(argv[1], "--floor") == 0) return Floor(atoi(argv[2]));
+  if (argc == 3 && strcmp(argv[1], "--floor") == 0 && atoi(argv[2]) > 0) return Floor(atoi(argv[2]));
   if (argc >= 3 && atoi(argv[1]) > 0) {
     char self[4096];
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
