@@ -52,11 +52,14 @@ std::string ReadSmallFile(const std::string& path) {
 struct Stat {
   pid_t ppid = 0;
   char state = '?';
+  long threads = 1;
   unsigned long long start_time = 0;  // clock ticks after boot: with the pid, names one process for good
+  // A process whose main thread has exited shows 'Z' while its other threads run: it is alive.
+  bool live() const { return state != 'Z' || threads > 1; }
 };
 
-// /proc/PID/stat's state, PPid and start time. The command name may hold spaces and ')': the fields start after
-// the last ')'.
+// /proc/PID/stat's state, PPid, thread count and start time. The command name may hold spaces and ')': the fields
+// start after the last ')'.
 std::optional<Stat> ReadStat(pid_t pid) {
   const std::string text = ReadSmallFile(absl::StrCat("/proc/", pid, "/stat"));
   const size_t paren = text.rfind(')');
@@ -65,9 +68,13 @@ std::optional<Stat> ReadStat(pid_t pid) {
   stat.state = text[paren + 2];
   const char* ppid = text.c_str() + paren + 4;
   stat.ppid = static_cast<pid_t>(strtol(ppid, nullptr, 10));
-  // starttime is field 22; the state (field 3) is the first after ')', so 19 more spaces lead to it.
+  // num_threads is field 20 and starttime field 22; the state (field 3) is the first after ')', and each space
+  // passed moves to the next field.
   size_t at = paren + 2;
-  for (int field = 3; field < 22 && at != std::string::npos; ++field) at = text.find(' ', at + 1);
+  for (int field = 3; field < 22 && at != std::string::npos; ++field) {
+    at = text.find(' ', at + 1);
+    if (field + 1 == 20 && at != std::string::npos) stat.threads = strtol(text.c_str() + at + 1, nullptr, 10);
+  }
   if (at != std::string::npos) stat.start_time = strtoull(text.c_str() + at + 1, nullptr, 10);
   return stat;
 }
@@ -107,7 +114,7 @@ absl::StatusOr<std::vector<pid_t>> ListByChildrenFiles(pid_t root) {
     }
     for (pid_t pid : level) {
       const std::optional<Stat> stat = ReadStat(pid);
-      if (stat.has_value() && stat->state != 'Z') found.push_back(pid);
+      if (stat.has_value() && stat->live()) found.push_back(pid);
     }
     next = std::move(level);
   }
@@ -125,7 +132,7 @@ absl::StatusOr<std::vector<pid_t>> ListByProcScan(pid_t root) {
   std::multimap<pid_t, std::pair<pid_t, bool>> children;
   for (pid_t pid : NumericEntries("/proc")) {
     const std::optional<Stat> stat = ReadStat(pid);
-    if (stat.has_value()) children.emplace(stat->ppid, std::make_pair(pid, stat->state == 'Z'));
+    if (stat.has_value()) children.emplace(stat->ppid, std::make_pair(pid, !stat->live()));
   }
   std::vector<pid_t> found;
   std::vector<pid_t> next = {root};
@@ -200,19 +207,32 @@ absl::StatusOr<int> SignalDescendants(pid_t root, int sig, Enumeration how) {
   std::set<std::pair<pid_t, unsigned long long>> seen;
   std::set<pid_t> seen_pids;  // the same pids, to accept the children of anyone signalled
   absl::Status status = absl::OkStatus();
-  for (;;) {  // Until a pass finds nobody new: everyone found so far is frozen (or dead) and cannot fork.
+  std::set<pid_t> previous_tree;
+  // Until a pass finds nobody new and lists what the pass before listed: everyone found so far is frozen (or dead)
+  // and cannot fork, and nobody left the tree during the listing. A parent that exits while the listing runs can
+  // hide a child read before it (after a pid wrap) with the parent's pid, reparented only later; the next pass
+  // lists that child under its new parent.
+  for (;;) {
     absl::StatusOr<std::vector<pid_t>> listed = ListDescendants(root, how);
     if (!listed.ok()) {
       status = listed.status();
       break;
     }
-    const std::set<pid_t> tree(listed->begin(), listed->end());
+    std::set<pid_t> tree(listed->begin(), listed->end());
     bool found_new = false;
     for (pid_t pid : *listed) {
       const int pidfd = PidfdOpen(pid);
       if (pidfd < 0 && errno == ESRCH) continue;  // Exited (and reaped) since the listing.
       // Checked after opening: if the pid now names a stranger, its parent is outside the tree.
       const std::optional<Stat> stat = ReadStat(pid);
+#ifdef SYS_pidfd_send_signal
+      // Still alive after the read: the stat is the pidfd's process, not a newer one that reused the pid.
+      if (pidfd >= 0 && syscall(SYS_pidfd_send_signal, pidfd, 0, nullptr, 0) != 0 && errno == ESRCH) {
+        close(pidfd);
+        found_new = true;  // It exited; whoever took its pid is looked at in the next pass.
+        continue;
+      }
+#endif
       if (!stat.has_value() || seen.count({pid, stat->start_time}) != 0 ||
           (stat->ppid != root && tree.count(stat->ppid) == 0 && seen_pids.count(stat->ppid) == 0)) {
         if (pidfd >= 0) close(pidfd);
@@ -224,7 +244,8 @@ absl::StatusOr<int> SignalDescendants(pid_t root, int sig, Enumeration how) {
       SendTo(targets.back(), first);
       found_new = true;
     }
-    if (!found_new) break;
+    if (!found_new && tree == previous_tree) break;
+    previous_tree = std::move(tree);
   }
   if (freeze) {
     for (const Target& target : targets) SendTo(target, sig);

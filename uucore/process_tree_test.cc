@@ -1,10 +1,13 @@
 #include "uucore/process_tree.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -165,6 +168,40 @@ TEST_F(ProcessTreeTest, FreezingCatchesATermImmuneForker) {
   ASSERT_THAT(left.status(), IsOk());
   EXPECT_GE(left->size(), 1u);
   ASSERT_THAT(SignalDescendants(getpid(), SIGKILL).status(), IsOk());
+  EXPECT_TRUE(ReapAllWithin(20));
+}
+
+// /proc/PID/stat's state letter, or '?' once the process is gone.
+char StateOf(pid_t pid) {
+  FILE* f = fopen(("/proc/" + std::to_string(pid) + "/stat").c_str(), "r");
+  if (f == nullptr) return '?';
+  char buf[512] = {};
+  size_t n = fread(buf, 1, sizeof buf - 1, f);
+  fclose(f);
+  const char* paren = strrchr(buf, ')');
+  return paren != nullptr && paren + 2 < buf + n ? paren[2] : '?';
+}
+
+// The main thread exits and another thread runs on: /proc shows the process as a zombie ('Z'), yet it is alive,
+// and a tree walk that skipped zombies left it running (timeout --tree would then wait for it for ever).
+TEST_F(ProcessTreeTest, AProcessWhoseMainThreadExitedIsStillADescendant) {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    pthread_t thread;
+    if (pthread_create(&thread, nullptr, [](void*) -> void* { for (;;) pause(); }, nullptr) != 0) _exit(1);
+    syscall(SYS_exit, 0);  // this thread only; pthread_exit would unwind into gtest's handlers in this fork child
+  }
+  const double end = Now() + 20;
+  while (StateOf(pid) != 'Z' && Now() < end) usleep(10000);
+  ASSERT_EQ(StateOf(pid), 'Z');
+  for (Enumeration how : {Enumeration::kAuto, Enumeration::kProcScan}) {
+    absl::StatusOr<std::vector<pid_t>> listed = ListDescendants(getpid(), how);
+    ASSERT_THAT(listed.status(), IsOk());
+    EXPECT_EQ(*listed, std::vector<pid_t>{pid});
+  }
+  absl::StatusOr<int> n = SignalDescendants(getpid(), SIGKILL);
+  ASSERT_THAT(n.status(), IsOk());
+  EXPECT_EQ(*n, 1);
   EXPECT_TRUE(ReapAllWithin(20));
 }
 
