@@ -14,10 +14,10 @@
 
 #include <algorithm>
 #include <map>
-#include <utility>
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -64,18 +64,17 @@ std::optional<Stat> ReadStat(pid_t pid) {
   const std::string text = ReadSmallFile(absl::StrCat("/proc/", pid, "/stat"));
   const size_t paren = text.rfind(')');
   if (paren == std::string::npos || paren + 4 >= text.size()) return std::nullopt;
+  // Field n (1-based, as in proc(5)); field 3, the state, starts two characters after the ')'. Empty if missing.
+  const auto field = [&text, paren](int n) -> const char* {
+    size_t at = paren + 2;
+    for (int i = 3; i < n && at != std::string::npos; ++i) at = text.find(' ', at + 1);
+    return at == std::string::npos ? "" : text.c_str() + at + (n > 3);
+  };
   Stat stat;
-  stat.state = text[paren + 2];
-  const char* ppid = text.c_str() + paren + 4;
-  stat.ppid = static_cast<pid_t>(strtol(ppid, nullptr, 10));
-  // num_threads is field 20 and starttime field 22; the state (field 3) is the first after ')', and each space
-  // passed moves to the next field.
-  size_t at = paren + 2;
-  for (int field = 3; field < 22 && at != std::string::npos; ++field) {
-    at = text.find(' ', at + 1);
-    if (field + 1 == 20 && at != std::string::npos) stat.threads = strtol(text.c_str() + at + 1, nullptr, 10);
-  }
-  if (at != std::string::npos) stat.start_time = strtoull(text.c_str() + at + 1, nullptr, 10);
+  stat.state = *field(3);
+  stat.ppid = static_cast<pid_t>(strtol(field(4), nullptr, 10));
+  stat.threads = strtol(field(20), nullptr, 10);
+  stat.start_time = strtoull(field(22), nullptr, 10);
   return stat;
 }
 
@@ -205,7 +204,11 @@ absl::StatusOr<int> SignalDescendants(pid_t root, int sig, Enumeration how) {
   // Who has been signalled, by (pid, start time): a process killed here can be reaped at once by a parent still
   // in wait(), and its pid given to a new process of the tree (pids wrap); by pid alone, that one went unsignalled.
   std::set<std::pair<pid_t, unsigned long long>> seen;
-  std::set<pid_t> seen_pids;  // the same pids, to accept the children of anyone signalled
+  // Whether some process with this pid was signalled: its children are accepted as part of the tree.
+  const auto signalled_pid = [&seen](pid_t pid) {
+    const auto it = seen.lower_bound({pid, 0});
+    return it != seen.end() && it->first == pid;
+  };
   absl::Status status = absl::OkStatus();
   std::set<pid_t> previous_tree;
   // Until a pass finds nobody new and lists what the pass before listed: everyone found so far is frozen (or dead)
@@ -234,12 +237,11 @@ absl::StatusOr<int> SignalDescendants(pid_t root, int sig, Enumeration how) {
       }
 #endif
       if (!stat.has_value() || seen.count({pid, stat->start_time}) != 0 ||
-          (stat->ppid != root && tree.count(stat->ppid) == 0 && seen_pids.count(stat->ppid) == 0)) {
+          (stat->ppid != root && tree.count(stat->ppid) == 0 && !signalled_pid(stat->ppid))) {
         if (pidfd >= 0) close(pidfd);
         continue;
       }
       seen.insert({pid, stat->start_time});
-      seen_pids.insert(pid);
       targets.push_back({pid, pidfd});
       SendTo(targets.back(), first);
       found_new = true;
