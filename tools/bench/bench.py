@@ -179,16 +179,17 @@ def main():
         res[0]["median"] * 1000, res[1]["median"] * 1000,
         instructions([os.path.join(impls["ours"], "true")]), instructions([ours_binary, "true"])))
 
+    # Every implementation that has a timeout, for the lateness and memory tables.
+    timeouts = [(n, os.path.join(impls[n], "timeout")) for n in names
+                if os.path.exists(os.path.join(impls[n], "timeout"))]
+
     # Expiry lateness.
     emit()
     emit("Expiry lateness of `timeout 0.05 sleep 10` over %d runs (ms beyond 50 ms):" % late_runs)
     emit()
     emit("| impl | median | p99 | max |")
     emit("|---|---:|---:|---:|")
-    for n in names:
-        t = os.path.join(impls[n], "timeout")
-        if not os.path.exists(t):
-            continue
+    for n, t in timeouts:
         res = hyperfine([t + " 0.05 " + SLEEP + " 10"], late_runs, 3, os.path.join(args.outdir, "hf-late-%s.json" % n),
                         expected_status=124)
         late = [(x - 0.05) * 1000 for x in res[0]["times"]]
@@ -201,12 +202,9 @@ def main():
         emit()
         emit("| impl | from spawn: p50 | p99 | max | from command start: p50 | p99 | max |")
         emit("|---|---:|---:|---:|---:|---:|---:|")
-        for n in names:
-            t = os.path.join(impls[n], "timeout")
-            if not os.path.exists(t):
-                continue
+        for n, t in timeouts:
             run = subprocess.run([args.lateness, str(late_runs), t], capture_output=True, text=True)
-            rows = {line.split()[0]: line.split()[1:5] for line in run.stdout.splitlines() if line.strip()}
+            rows = {f[0]: f[1:5] for f in (line.split() for line in run.stdout.splitlines()) if f}
             if "upper" in rows and "lower" in rows:
                 measured = int(rows["upper"][3])
                 note = "" if measured == late_runs else " (%d of %d runs failed)" % (late_runs - measured, late_runs)
@@ -225,10 +223,7 @@ def main():
     emit("|---|---:|---:|")
     stripped = os.path.join(work, "coreutils.stripped")
     subprocess.run(["strip", "-o", stripped, ours_binary], check=True)
-    for n in names:
-        t = os.path.join(impls[n], "timeout")
-        if not os.path.exists(t):
-            continue
+    for n, t in timeouts:
         size = os.path.getsize(stripped if n == "ours" else os.path.realpath(t))
         emit("| %s | %d | %d |" % (n, peak_rss_kb([t, "10", TRUE]), size))
     emit()
