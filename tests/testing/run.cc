@@ -62,7 +62,10 @@ Result RunProgram(const std::string& path, const std::vector<std::string>& argv,
   }
   std::vector<std::string> env_strings;
   if (!options.clear_env) {
-    env_strings.push_back("LC_ALL=C");
+    // LC_ALL=C unless the case sets its own (the first of two entries would win in getenv).
+    bool own_lc_all = false;
+    for (const std::string& e : options.env) own_lc_all = own_lc_all || e.rfind("LC_ALL=", 0) == 0;
+    if (!own_lc_all) env_strings.push_back("LC_ALL=C");
     const char* path_env = getenv("PATH");
     env_strings.push_back(std::string("PATH=") + (path_env ? path_env : "/usr/bin:/bin"));
     for (const char* name : {"TEST_TMPDIR", "HOME"}) {

@@ -27,7 +27,8 @@ struct Options {
   bool close_stdout = false;             // Start with fd 1 closed (out stays empty).
   bool close_stderr = false;             // Start with fd 2 closed.
   std::string stdout_path;               // Open this file (e.g. /dev/full) as stdout instead of capturing.
-  std::vector<std::string> env;          // Extra NAME=VALUE entries, after LC_ALL=C and the runner's PATH.
+  std::vector<std::string> env;          // Extra NAME=VALUE entries, after LC_ALL=C (replaced if one sets
+                                         // LC_ALL) and the runner's PATH.
   bool clear_env = false;                // Start from nothing but `env` (no LC_ALL, no PATH).
   std::string cwd;                       // Working directory for the child.
   std::function<void()> before_exec;     // Runs in the child just before exec (block or ignore signals, ...).
