@@ -22,14 +22,17 @@ inline constexpr absl::Duration kMaxKernelWait = absl::Seconds(0x7fffffff);
 // Parses a coreutils DURATION: a non-negative decimal or hexadecimal floating-point number ("1", "1.5", ".5", "5.",
 // "1e3", "0x1p-2", "0x10"), or "inf"/"infinity" (any case), followed by at most one suffix: s (seconds, the
 // default), m (minutes), h (hours) or d (days). Leading whitespace is accepted; trailing characters, including
-// whitespace, are not. Independent of the locale (the decimal point is always '.').
+// whitespace, are not. The decimal point is '.' in every locale and, as in GNU, also the user's own (LC_ALL,
+// LC_NUMERIC, LANG: "0,3" under de_DE.UTF-8); the user's locale is only loaded when '.' alone does not parse.
 //
 // Values too large to represent saturate to absl::InfiniteDuration() ("effectively forever"), never overflow.
-// Values are rounded to the nearest nanosecond, except that a positive value below one nanosecond rounds up to one
-// nanosecond, never down to zero (0 means "no timeout"). A value that strtod underflows to 0 ("1e-400") is 0, as in GNU.
+// Values round up to the next nanosecond, never down, so a positive value never becomes 0 ("no timeout"); one too
+// small even for a double ("1e-10000", "1e-18172487393827593258") is one nanosecond. A negative value is invalid
+// however small ("-1e-10000"); zero with a minus sign ("-0") is 0, as in GNU.
 //
-// Error: InvalidArgument "invalid time interval 'ARG'" (ARG quoted as uucore::Quote does) for the empty string,
-// negative values, NaN, an unknown or repeated suffix ("42D", "1ss") and anything else unparsable.
+// Error: InvalidArgument "invalid time interval 'ARG'" (ARG quoted as uucore::Quote does, the text translated as
+// uucore::Format does) for the empty string, negative values, NaN, an unknown or repeated suffix ("42D", "1ss") and
+// anything else unparsable.
 [[nodiscard]] absl::StatusOr<absl::Duration> ParseDuration(absl::string_view arg);
 
 // SaturatingAdd()
