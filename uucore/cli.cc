@@ -4,17 +4,21 @@
 #include <stdio.h>
 #include <stdio_ext.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <string>
 
 #include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "uucore/i18n.h"
 
 namespace uucore {
 namespace {
 
 // The one piece of process-wide state: who is speaking. Set by the dispatcher before a utility runs.
-const char* program_name = "coreutils";
+const char* program_name = "coreutils";  // argv[0] as given: the Try line and --help's usage.
+absl::string_view short_name = "coreutils";  // Its last component: what diagnostics start with (GNU 9.10).
 int failure_status = kExitFailure;
 bool stdout_finished = false;  // Finish() closes stdout once; later calls only pass the status through.
 
@@ -28,25 +32,62 @@ void WriteStderr(absl::string_view a, absl::string_view b = {}, absl::string_vie
   fwrite(line.data(), 1, line.size(), stderr);
 }
 
+// The last component of a path ("/usr/bin/timeout" -> "timeout"); a name that ends in '/' stays whole.
+absl::string_view LastComponent(absl::string_view path) {
+  const size_t slash = path.rfind('/');
+  if (slash == absl::string_view::npos || slash + 1 == path.size()) return path;
+  return path.substr(slash + 1);
+}
+
 }  // namespace
 
 void SetProgram(const char* name, int status) {
   program_name = name;
+  short_name = LastComponent(name);
   failure_status = status;
 }
 
 const char* ProgramName() { return program_name; }
 int FailureStatus() { return failure_status; }
 
-void Error(absl::string_view message) { WriteStderr(program_name, ": ", message, "\n"); }
+void Error(absl::string_view message) {
+  fflush(stdout);  // As GNU's error(): what was printed before the complaint comes before it.
+  WriteStderr(short_name, ": ", message, "\n");
+}
 
 void Error(const absl::Status& status) { Error(status.message()); }
 
+void Notice(absl::string_view message) {
+  std::string line = absl::StrCat(short_name, ": ", message, "\n");
+  for (absl::string_view rest = line; !rest.empty();) {
+    const ssize_t n = write(STDERR_FILENO, rest.data(), rest.size());
+    if (n < 0 && errno == EINTR) continue;  // Interrupted before writing anything: try again.
+    if (n <= 0) return;                      // Nowhere to write it: a notice is not worth failing for.
+    rest.remove_prefix(static_cast<size_t>(n));
+  }
+}
+
+int GetoptLong(int argc, char* const argv[], const char* short_options, const option* long_options) {
+  opterr = 0;  // Silent first: a complaint needs the user's locale, which a good command line never loads.
+  const int c = getopt_long(argc, argv, short_options, long_options, nullptr);
+  if (c != '?' && c != ':') return c;
+  UseUserLocale();
+  // Parse again from the start with complaints on; the first error is this one, now said in the user's language.
+  // Options before it are parsed twice, without effect: only their return values are dropped.
+  optind = 0;
+  opterr = 1;
+  for (int again; (again = getopt_long(argc, argv, short_options, long_options, nullptr)) != -1;) {
+    if (again == '?' || again == ':') break;
+  }
+  return '?';
+}
+
 int UsageError(absl::string_view message) {
   if (!message.empty()) Error(message);
-  WriteStderr("Try '", program_name, " --help' for more information.\n");
+  WriteStderr(Format("Try '%s --help' for more information.\n", program_name));
   return failure_status;
 }
+
 
 int UsageError(const absl::Status& status) { return UsageError(status.message()); }
 
@@ -79,9 +120,10 @@ int Finish(int status) {
   const int close_errno = errno;
   if (earlier_error || (close_failed && (pending || close_errno != EBADF))) {
     if (close_failed && close_errno != 0) {
-      WriteStderr(program_name, ": write error: ", strerror(close_errno), "\n");
+      // "write error" stays English, as GNU 9.10 prints it; the reason is the user's language.
+      Error(absl::StrCat("write error: ", ErrnoText(close_errno)));
     } else {
-      WriteStderr(program_name, ": write error\n");
+      Error("write error");
     }
     return failure_status;
   }

@@ -1,15 +1,20 @@
 // uucore/cli.h -- the conventions every utility's command line shares.
 //
-// This is the one part of uucore that writes: it formats diagnostics exactly as GNU coreutils does under LC_ALL=C
-// and returns the exit status the caller should use. It never exits; utilities return from their Main().
+// This is the one part of uucore that writes: it formats diagnostics exactly as GNU coreutils 9.10 does and returns
+// the exit status the caller should use. It never exits; utilities return from their Main().
 //
-//   NAME: MESSAGE                                     Error()
-//   NAME: MESSAGE\nTry 'NAME --help' for more information.   UsageError()
-//   NAME: write error: No space left on device        Finish(), when stdout could not be written
+//   NAME: MESSAGE                                         Error(), Notice()
+//   NAME: MESSAGE\nTry 'ARGV0 --help' for more information.   UsageError()
+//   NAME: write error: No space left on device            Finish(), when stdout could not be written
 //
-// NAME is argv[0] as the utility received it (GNU prints "/usr/bin/timeout: ..." when run by that path).
+// As GNU 9.10: NAME is the last component of argv[0] ("timeout" when run as /usr/bin/timeout), while the Try line,
+// --help's usage lines and getopt's own complaints keep argv[0] as given (ARGV0). Fixed texts of ours (the Try line,
+// "write error") are translated through GNU's catalogs (uucore/i18n.h); callers translate their MESSAGEs with
+// uucore::Format.
 #ifndef UUCORE_CLI_H_
 #define UUCORE_CLI_H_
+
+#include <getopt.h>
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
@@ -35,16 +40,32 @@ int FailureStatus();
 
 // Error()
 //
-// Writes "NAME: MESSAGE\n" to stderr. The status overload writes the status's message.
+// Writes "NAME: MESSAGE\n" to stderr. The status overload writes the status's message. A message that cannot be
+// written (stderr closed or full) makes Finish() return FailureStatus().
 void Error(absl::string_view message);
 void Error(const absl::Status& status);
 
+// Notice()
+//
+// Writes "NAME: MESSAGE\n" to stderr like Error(), but a notice that cannot be written changes nothing: for
+// timeout -v's "sending signal ..." (GNU 9.10 still exits 124 with `2>/dev/full`).
+void Notice(absl::string_view message);
+
+
 // UsageError()
 //
-// Writes "NAME: MESSAGE" and the "Try 'NAME --help' for more information." line to stderr and returns
+// Writes "NAME: MESSAGE" and the "Try 'ARGV0 --help' for more information." line to stderr and returns
 // FailureStatus(). An empty message writes only the Try line (getopt has already printed its own complaint).
 [[nodiscard]] int UsageError(absl::string_view message);
 [[nodiscard]] int UsageError(const absl::Status& status);
+
+// GetoptLong()
+//
+// glibc's getopt_long(), GNU's exact option grammar, with its complaints ("invalid option -- 'x'", "unrecognized
+// option '--bogus'", ...) in the user's language: the user's locale is loaded only when there is something to
+// complain about (the complaint is then reproduced by parsing the same argv again up to the bad option, which
+// getopt's order makes the first error again). Returns what getopt_long returns; '?' after an error.
+int GetoptLong(int argc, char* const argv[], const char* short_options, const option* long_options);
 
 // Help()
 //

@@ -38,6 +38,11 @@ const char* Translate(const char* msgid) {
   return dcgettext(kTextDomain, msgid, LC_MESSAGES);
 }
 
+const char* ErrnoText(int err) {
+  UseUserLocale();  // strerror speaks the user's language once the locale is in force.
+  return strerror(err);
+}
+
 std::string FormatPieces(const char* msgid, std::initializer_list<absl::string_view> args) {
   const absl::string_view format = Translate(msgid);
   std::string out;

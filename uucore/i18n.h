@@ -38,6 +38,11 @@ bool LocaleIsUtf8();
 // msgid translated by GNU coreutils' catalog for the user's LC_MESSAGES (and LANGUAGE), or msgid itself.
 const char* Translate(const char* msgid);
 
+// ErrnoText()
+//
+// strerror(err) in the user's language (glibc's own catalogs), for messages: "No such file or directory".
+const char* ErrnoText(int err);
+
 // Format()
 //
 // Translate(msgid), then each printf conversion in it (%s, %d, %lu, ...: flags, width and length are read and

@@ -3,7 +3,9 @@
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/types.h>
+#include <termios.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -13,6 +15,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "uucore/cli.h"
+#include "uucore/i18n.h"
 
 namespace uucore {
 namespace {
@@ -21,13 +24,23 @@ namespace {
 struct ChildPlan {
   char* const* argv;
   const SpawnOptions* options;
+  pid_t parent;             // The caller, for the parent-death check.
   volatile int exec_errno;  // Written by the child (shared memory under vfork) when exec fails.
 };
 
 // Runs in the vfork child, on the parent's memory: no allocation, no locks, no return; only syscalls and _exit.
 [[noreturn]] void ChildAfterVfork(ChildPlan* plan) {
   const SpawnOptions& options = *plan->options;
-  if (options.new_process_group) setpgid(0, 0);
+  if (options.new_process_group) {
+    setpgid(0, 0);
+    // Every signal is blocked here, TTOU included: a background group may take the terminal.
+    if (options.terminal_foreground >= 0) tcsetpgrp(options.terminal_foreground, getpid());
+  }
+  if (options.parent_death_signal != 0) {
+    prctl(PR_SET_PDEATHSIG, options.parent_death_signal);
+    // Set first, then look: a parent that died before the prctl is seen here, one that dies after sends the signal.
+    if (getppid() != plan->parent) _exit(kExitCanceled);
+  }
   struct sigaction action = {};
   sigemptyset(&action.sa_mask);
   for (int sig = 1; sig < NSIG; ++sig) {
@@ -69,7 +82,7 @@ int ExecFailureStatus(const absl::Status& status) {
 }
 
 absl::Status ExecError(int err) {
-  const char* reason = strerror(err);
+  const char* reason = ErrnoText(err);
   return err == ENOENT ? absl::NotFoundError(reason) : absl::FailedPreconditionError(reason);
 }
 
@@ -81,13 +94,14 @@ absl::StatusOr<pid_t> Spawn(char* const argv[], const SpawnOptions& options) {
   pthread_sigmask(SIG_BLOCK, &all, &caller_mask);  // Block all: no handler may run in the child on our memory.
   SpawnOptions child_options = options;
   if (child_options.mask == nullptr) child_options.mask = &caller_mask;
-  ChildPlan plan = {argv, &child_options, 0};
+  const pid_t parent = options.parent_pid != 0 ? options.parent_pid : getpid();
+  ChildPlan plan = {argv, &child_options, parent, 0};
   const pid_t pid = vfork();
   if (pid == 0) ChildAfterVfork(&plan);
   const int fork_errno = errno;
   pthread_sigmask(SIG_SETMASK, &caller_mask, nullptr);  // Give the caller its mask back on every path.
   if (pid < 0) return absl::Status(absl::ErrnoToStatusCode(fork_errno),
-                                   absl::StrCat("fork system call failed: ", strerror(fork_errno)));
+                                   absl::StrCat(Format("fork system call failed"), ": ", ErrnoText(fork_errno)));
   if (plan.exec_errno != 0) {
     // The child has already _exit-ed (vfork resumed us); reap it so no zombie is left behind.
     int ignored;

@@ -55,6 +55,17 @@ struct SpawnOptions {
   const sigset_t* ignore = nullptr;
   // Put the child in a new process group of its own (setpgid(0, 0)) before exec.
   bool new_process_group = false;
+  // With new_process_group: make the child's group the foreground group of the terminal open on this descriptor
+  // (tcsetpgrp) before exec, so that it can read from the terminal and gets its Ctrl-C and Ctrl-Z. -1: none.
+  int terminal_foreground = -1;
+  // If non-zero: the child gets this signal when the caller dies, even by SIGKILL (PR_SET_PDEATHSIG, kept across
+  // exec), and if the caller is already gone by then the child exits 125 (kExitCanceled) without running argv:
+  // it compares its parent with the caller's pid, so this holds when the caller is PID 1, a child of PID 1 or runs
+  // under a subreaper. The caller must be single-threaded (the signal follows the death of the spawning thread).
+  int parent_death_signal = 0;
+  // The pid the child compares its parent with for parent_death_signal; 0 is the caller. Tests set another to see
+  // the "already gone" exit without racing a real death.
+  pid_t parent_pid = 0;
 };
 
 // Spawn()

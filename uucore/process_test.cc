@@ -217,6 +217,25 @@ TEST(SpawnTest, SameProcessGroupByDefault) {
   EXPECT_EQ(ExitStatusOf(*Reap(*pid)), 143);
 }
 
+TEST(SpawnTest, NewProcessGroupTakesTheTerminalIfAsked) {
+  // No terminal here (a test's stdin is not one): tcsetpgrp fails in the child, which still runs.
+  SpawnOptions options;
+  options.new_process_group = true;
+  options.terminal_foreground = STDIN_FILENO;
+  absl::StatusOr<pid_t> pid = Spawn(Argv({"sh", "-c", "exit 3"}).get(), options);
+  ASSERT_THAT(pid, IsOk());
+  EXPECT_EQ(ExitStatusOf(*Reap(*pid)), 3);
+}
+
+TEST(SpawnTest, AChildWhoseParentIsAlreadyGoneExits125WithoutRunning) {
+  SpawnOptions options;
+  options.parent_death_signal = SIGTERM;
+  options.parent_pid = getpid() + 100000;  // Not our pid: as if we had died before the child could look.
+  absl::StatusOr<pid_t> pid = Spawn(Argv({"sh", "-c", "echo ran; exit 0"}).get(), options);
+  ASSERT_THAT(pid, IsOk());
+  EXPECT_EQ(ExitStatusOf(*Reap(*pid)), 125);
+}
+
 // With SIGCHLD ignored the kernel would reap the child itself; CatchSignal keeps its status for us.
 TEST(SpawnTest, ExitStatusSurvivesAnInheritedSigchldIgnore) {
   const pid_t tester = fork();

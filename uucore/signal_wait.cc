@@ -2,7 +2,11 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <initializer_list>
 
@@ -19,7 +23,48 @@ void NoOp(int) {}  // CatchSignal's handler: its only job is to exist, so the di
 
 bool IsEmpty(const sigset_t& set) { return sigisemptyset(&set) != 0; }
 
+// The kernel's sigset is 64 bits on Linux (_NSIG 64); glibc's sigset_t starts with the same bits.
+constexpr size_t kKernelSigsetSize = 8;
+static_assert(sizeof(sigset_t) >= kKernelSigsetSize, "glibc's sigset_t holds the kernel's");
+
+// rt_sigprocmask without glibc's filtering of its own signals 32 and 33.
+int RawSetMask(const sigset_t& mask, sigset_t* old) {
+  return static_cast<int>(syscall(SYS_rt_sigprocmask, SIG_SETMASK, &mask, old, kKernelSigsetSize));
+}
+
 }  // namespace
+
+// Written by utils/coreutils/entry.S before the C library starts: the mask the process was started with (the first
+// 64 bits, the kernel's whole sigset) and whether it was recorded. Zero-initialised, so a program without that
+// entry point reads "not recorded".
+extern "C" {
+uint64_t coreutils_startup_mask = 0;
+int coreutils_startup_mask_saved = 0;
+}
+
+const sigset_t& StartupSignalMask() {
+  static const sigset_t mask = [] {
+    sigset_t m;
+    sigemptyset(&m);
+    if (coreutils_startup_mask_saved != 0) {
+      memcpy(&m, &coreutils_startup_mask, kKernelSigsetSize);
+    } else {
+      syscall(SYS_rt_sigprocmask, SIG_BLOCK, nullptr, &m, kKernelSigsetSize);  // The current mask, 32/33 included.
+    }
+    return m;
+  }();
+  return mask;
+}
+
+void RestoreStartupSignalMask() { RawSetMask(StartupSignalMask(), nullptr); }
+
+void AddSignal(sigset_t* set, int sig) {
+  if (sig < 1 || sig > SIGRTMAX) return;
+  uint64_t bits;
+  memcpy(&bits, set, kKernelSigsetSize);
+  bits |= uint64_t{1} << (sig - 1);
+  memcpy(set, &bits, kKernelSigsetSize);
+}
 
 ScopedSignalBlock::ScopedSignalBlock(std::initializer_list<int> signals) {
   sigemptyset(&set_);
@@ -31,9 +76,25 @@ ScopedSignalBlock::ScopedSignalBlock(const sigset_t& signals) : set_(signals) {
   pthread_sigmask(SIG_BLOCK, &set_, &old_mask_);
 }
 
+ScopedSignalBlock::ScopedSignalBlock(const sigset_t& signals, const sigset_t& base) : set_(signals), old_mask_(base) {
+  sigset_t mask = base;
+  uint64_t add, bits;
+  memcpy(&add, &signals, kKernelSigsetSize);
+  memcpy(&bits, &mask, kKernelSigsetSize);
+  bits |= add;
+  memcpy(&mask, &bits, kKernelSigsetSize);
+  RawSetMask(mask, nullptr);
+  raw_restore_ = true;
+}
+
 // Restore the whole old mask, not SIG_UNBLOCK of set_: signals the caller had blocked before must stay blocked.
 ScopedSignalBlock::~ScopedSignalBlock() {
-  if (restore_) pthread_sigmask(SIG_SETMASK, &old_mask_, nullptr);
+  if (!restore_) return;
+  if (raw_restore_) {
+    RawSetMask(old_mask_, nullptr);
+  } else {
+    pthread_sigmask(SIG_SETMASK, &old_mask_, nullptr);
+  }
 }
 
 absl::Duration MonotonicNow() {

@@ -35,6 +35,10 @@ class ScopedSignalBlock {
  public:
   explicit ScopedSignalBlock(std::initializer_list<int> signals);
   explicit ScopedSignalBlock(const sigset_t& signals);
+  // Sets the mask to base plus signals (whatever the current mask is) and restores base afterwards; old_mask() is
+  // base. For a utility that starts with every signal blocked (StartupSignalMask()) and must give its children the
+  // mask it was started with. Uses the raw system call, so glibc's own signals (32, 33) in base are kept exactly.
+  ScopedSignalBlock(const sigset_t& signals, const sigset_t& base);
   ~ScopedSignalBlock();
 
   ScopedSignalBlock(const ScopedSignalBlock&) = delete;
@@ -56,7 +60,28 @@ class ScopedSignalBlock {
   sigset_t set_;
   sigset_t old_mask_;
   bool restore_ = true;
+  bool raw_restore_ = false;  // Restore with the raw system call (the base constructor).
 };
+
+// StartupSignalMask()
+//
+// The signal mask the process was started with. The multicall binary's entry point (utils/coreutils/entry.S)
+// blocks every signal before the C library starts, so that nothing sent to a container's init in its first
+// microseconds is lost (a blocked signal stays pending), and records the mask it replaced; this returns that mask.
+// Without that entry point (unit tests, other programs) it is the calling thread's mask at the first call.
+const sigset_t& StartupSignalMask();
+
+// RestoreStartupSignalMask()
+//
+// Sets the calling thread's mask to StartupSignalMask() exactly (glibc's own signals 32 and 33 included), so that
+// signals that arrived meanwhile act now. Every utility but timeout does this before it starts its work.
+void RestoreStartupSignalMask();
+
+// AddSignal()
+//
+// sigaddset() that also takes glibc's own signals 32 and 33 (which glibc's sigaddset refuses), for a mask given to
+// the kernel as it is (ScopedSignalBlock with a base, sigtimedwait). Ignores numbers outside 1..SIGRTMAX.
+void AddSignal(sigset_t* set, int sig);
 
 // Deadline
 //
