@@ -1,7 +1,8 @@
 // timeout against GNU's: the same argv through /usr/bin/timeout (GNU coreutils 9.1) and ours, compared on status,
 // the signal that ended it, stdout and stderr. Both run with argv[0] "timeout", so messages name the same program.
-// Not compared, by design: --help/--version (our own text), -f/-p (newer GNU), and the deliberate differences
-// pinned in timeout_test.cc (ignored signals but the -s one stay ignored; the SIGCHLD/TTIN/TTOU dispositions).
+// Not compared, by design: --help/--version (our own text), what GNU changed since 9.1 (pinned with stated
+// expectations in timeout_gnu911_test.cc: -f/-p, signals passed on, tiny durations, -v -s 0, the program name in
+// messages), and the deliberate differences pinned in timeout_test.cc (ignored signals but the -s one stay ignored; the SIGCHLD/TTIN/TTOU dispositions).
 #include <signal.h>
 #include <unistd.h>
 
@@ -85,7 +86,6 @@ TEST_F(TimeoutGnuTest, Running) {
            {"timeout", "9223372036854775808d", "true"},
            {"timeout", "1e400", "true"},
            {"timeout", "0x10", "true"},
-           {"timeout", "1e-400", "sh", "-c", "exit 2"},
            {"timeout", "-s", "0", "10", "true"},
            {"timeout", "-s", "EXIT", "10", "true"},
            {"timeout", "-s", "sigterm", "10", "true"},
@@ -107,7 +107,6 @@ TEST_F(TimeoutGnuTest, TimingOut) {
            {"timeout", "-v", "-s", "INT", "0.1", "sleep", "10"},
            {"timeout", "-v", "-s", "1", "0.1", "sleep", "10"},
            {"timeout", "-v", "-s", "RTMIN+1", "0.1", "sleep", "10"},
-           {"timeout", "-v", "-s", "0", "0.1", "sleep", "0.3"},
            {"timeout", "--preserve-status", "0.1", "sleep", "10"},
            {"timeout", "--preserve-status", "-s", "INT", "0.1", "sleep", "10"},
            {"timeout", "--preserve-status", "0.1", "sh", "-c", "trap 'exit 9' TERM; sleep 10 & wait"},

@@ -59,8 +59,11 @@ TEST(TimeoutTest, UsageErrors) {
             std::string("timeout: invalid option -- 'x'\n") + kTry},
            {"missing option argument", {"timeout", "-s"}, 125, "",
             std::string("timeout: option requires an argument -- 's'\n") + kTry},
-           {"messages name argv[0] as given", {"/usr/local/bin/timeout", "x", "true"}, 125, "",
-            "/usr/local/bin/timeout: invalid time interval 'x'\nTry '/usr/local/bin/timeout --help' for more "
+           // GNU 9.10: the message names the program, the Try line (and getopt's own complaints) argv[0].
+           {"messages name the program, the Try line argv[0] as given", {"/usr/local/bin/timeout", "x", "true"}, 125,
+            "", "timeout: invalid time interval 'x'\nTry '/usr/local/bin/timeout --help' for more information.\n"},
+           {"getopt's complaint names argv[0] as given", {"/usr/local/bin/timeout", "-x", "1", "true"}, 125, "",
+            "/usr/local/bin/timeout: invalid option -- 'x'\nTry '/usr/local/bin/timeout --help' for more "
             "information.\n"},
        }) {
     ExpectCase(c);
@@ -238,8 +241,49 @@ TEST(TimeoutTest, ForwardsTheSignalsItReceives) {
   Check({"a forwarded signal arms -k",
          {"timeout", "-k", "0.2", "10", "sh", "-c", "trap '' TERM; kill -TERM $PPID; while :; do :; done"}, 137,
          SIGKILL, "", ""});
-  Check({"USR1 is not forwarded: timeout dies of it, as GNU",
-         {"timeout", "10", "sh", "-c", "kill -USR1 $PPID; sleep 0.5"}, 138, SIGUSR1, "", ""});
+}
+
+// GNU 9.11: every signal whose default action ends a process is passed on, and timeout waits for the command; a
+// signal that ended timeout instead would leave the command running, orphaned. The command traps it and exits 3.
+TEST(TimeoutTest, PassesOnEveryTerminatingSignal) {
+  struct Sig {
+    const char* name;   // As timeout -v names it.
+    const char* shell;  // As sh's trap and kill take it (dash has no STKFLT name).
+  };
+  for (const Sig& sig : {Sig{"HUP", "HUP"}, Sig{"INT", "INT"}, Sig{"QUIT", "QUIT"}, Sig{"ILL", "ILL"},
+                         Sig{"TRAP", "TRAP"}, Sig{"ABRT", "ABRT"}, Sig{"BUS", "BUS"}, Sig{"FPE", "FPE"},
+                         Sig{"USR1", "USR1"}, Sig{"SEGV", "SEGV"}, Sig{"USR2", "USR2"}, Sig{"PIPE", "PIPE"},
+                         Sig{"TERM", "TERM"}, Sig{"STKFLT", "16"}, Sig{"XCPU", "XCPU"}, Sig{"XFSZ", "XFSZ"},
+                         Sig{"VTALRM", "VTALRM"}, Sig{"PROF", "PROF"}, Sig{"POLL", "IO"}, Sig{"PWR", "PWR"},
+                         Sig{"SYS", "SYS"}, Sig{"RTMIN", "RTMIN"}, Sig{"RTMIN+1", "RTMIN+1"},
+                         Sig{"RTMAX-1", "RTMAX-1"}, Sig{"RTMAX", "RTMAX"}}) {
+    const std::string name = sig.name, shell = sig.shell;
+    Check({"passes on " + name,
+           {"timeout", "-v", "10", "sh", "-c",
+            "trap 'echo got it; kill $! 2>/dev/null; exit 3' " + shell + "; kill -" + shell +
+                " $PPID; sleep 10 & wait"},
+           3, 0, "got it\n", "timeout: sending signal " + name + " to command 'sh'\n"});
+  }
+}
+
+TEST(TimeoutTest, DoesNotPassOnSignalsThatDoNotEndAProcess) {
+  // The command ends by itself at once; had WINCH, URG or CONT reached it, its trap would have said so.
+  for (const char* sig : {"WINCH", "URG", "CONT"}) {
+    const std::string s = sig;
+    Check({"keeps " + s,
+           {"timeout", "-v", "10", "sh", "-c",
+            "trap 'echo got " + s + "' " + s + "; kill -s " + s + " $PPID; sleep 0.3; exit 4"},
+           4, 0, "", ""});
+  }
+}
+
+TEST(TimeoutTest, APassedOnSignalArmsKillAfterAndTimeoutWaits) {
+  Check({"USR1 then -k: the command ignores USR1 and is KILLed 0.2 s later",
+         {"timeout", "-v", "-k", "0.2", "10", "sh", "-c", "trap '' USR1; kill -USR1 $PPID; while :; do sleep 0.1; done"},
+         137, SIGKILL, "", "timeout: sending signal USR1 to command 'sh'\ntimeout: sending signal KILL to command 'sh'\n"});
+  Check({"the command's status after a passed-on signal",
+         {"timeout", "10", "sh", "-c", "trap 'kill $! 2>/dev/null; exit 7' USR2; kill -USR2 $PPID; sleep 10 & wait"},
+         7, 0, "", ""});
 }
 
 // grep's SigBlk/SigIgn lines without signals 32 and 33: glibc reserves them and installs its own handlers in every
@@ -400,9 +444,14 @@ TEST(TimeoutTest, WorksWithStandardDescriptorsClosed) {
     Check({"status", {"timeout", "10", "sh", "-c", "exit 3"}, 3, 0, "", ""}, *options);
     Check({"timed out", {"timeout", "0.1", "sleep", "10"}, 124, 0, "", ""}, *options);
   }
-  // As GNU 9.1: a diagnostic that cannot be written makes timeout fail (125) instead of its intended status.
+  // As GNU: a diagnostic that cannot be written makes timeout fail (125) instead of its intended status ...
   Check({"not found with stderr closed", {"timeout", "10", "no-such-command"}, 125, 0, "", ""}, no_stderr);
-  Check({"verbose with stderr closed", {"timeout", "-v", "0.1", "sleep", "10"}, 125, 0, "", ""}, no_stderr);
+  // ... but not -v's notices (GNU 9.10): the expiry still happened.
+  Check({"verbose with stderr closed", {"timeout", "-v", "0.1", "sleep", "10"}, 124, 0, "", ""}, no_stderr);
+  Options full_stderr;
+  full_stderr.env = {};
+  Result r = RunProgram("/bin/sh", {"sh", "-c", "exec \"$0\" timeout -v 0.1 sleep 10 2>/dev/full", BinaryPath()});
+  EXPECT_EQ(r.status, 124) << "verbose with stderr full";
 }
 
 // Deliberate difference from GNU 9.1: a signal ignored when timeout started stays ignored (by timeout and by the

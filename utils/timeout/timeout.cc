@@ -38,6 +38,7 @@
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
+#include <termios.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -52,6 +53,7 @@
 #include "absl/time/time.h"
 #include "uucore/cli.h"
 #include "uucore/duration.h"
+#include "uucore/i18n.h"
 #include "uucore/process.h"
 #include "uucore/process_tree.h"
 #include "uucore/quote.h"
@@ -123,13 +125,20 @@ constexpr option kLongOptions[] = {
     {nullptr, 0, nullptr, 0},
 };
 
-// The signals timeout passes on to the command when it receives them (ALRM means "expire now" instead).
-constexpr int kForwarded[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT};
+// The signals whose default action ends a process: sent to timeout, each is passed on to the command (then
+// SIGCONT) and timeout keeps waiting, so that no signal kills timeout and orphans the command (GNU 9.11). With the
+// real-time signals, SIGRTMIN..SIGRTMAX. ALRM means "expire now" instead, except as PID 1, where it is the
+// application's. Never passed on: CHLD CONT TSTP TTIN TTOU URG WINCH (their default does not end a process).
+constexpr int kPassedOn[] = {SIGHUP,  SIGINT,    SIGQUIT, SIGILL,  SIGTRAP, SIGABRT, SIGBUS,  SIGFPE,
+                             SIGUSR1, SIGSEGV,   SIGUSR2, SIGPIPE, SIGTERM,
+#ifdef SIGSTKFLT
+                             SIGSTKFLT,
+#endif
+                             SIGXCPU, SIGXFSZ,   SIGVTALRM, SIGPROF, SIGIO,  SIGPWR,  SIGSYS};
 
-// As PID 1, every other signal is passed on too (the kernel drops a signal PID 1 neither handles nor blocks), but
-// these: timeout's own (CHLD, ALRM, TTIN/TTOU, PIPE, XCPU/XFSZ), the uncatchable, and those that report a fault.
-constexpr int kNeverPassedOn[] = {SIGCHLD, SIGALRM, SIGTTIN, SIGTTOU, SIGPIPE, SIGXCPU, SIGXFSZ, SIGKILL, SIGSTOP,
-                                  SIGSEGV, SIGBUS,  SIGFPE,  SIGILL,  SIGTRAP, SIGSYS,  SIGABRT};
+// As PID 1, the passed-on signals that ask the command to stop, and so start the -k clock (a reload HUP or a USR1
+// must not get the application KILLed -k later). Outside PID 1 every passed-on signal starts it, as in GNU.
+bool IsStopRequest(int sig) { return sig == SIGTERM || sig == SIGINT || sig == SIGQUIT; }
 
 enum class KillTree { kOff, kOnTimeout, kOnExit };
 
@@ -196,40 +205,50 @@ absl::StatusOr<Options> ParseArgs(int argc, char* argv[]) {
 struct Monitor {
   const Options& options;
   pid_t self, child;
+  pid_t group;                   // The command's process group: ours, or (as PID 1) the command's own.
+  bool pid1;                     // timeout is PID 1 (a container's init).
   uucore::Deadline alarm;        // The next expiry; Never() when disarmed.
   int next_signal;               // What expiry sends: the -s signal, then KILL once -k has been armed.
   absl::Duration kill_after;     // -k, until armed (then zero: KILL is armed once).
+  bool tree = false;             // --tree: the whole tree is signalled (uucore/process_tree.h).
   bool timed_out = false;
   bool tree_signalled = false;   // --tree sent the tree a signal: wait for every descendant before returning.
   std::optional<int> command_status;  // The command's wait status once reaped.
 
-  void Report(int sig, absl::string_view whom) const {
+  // -v: GNU's words, in the user's language; a notice that cannot be written changes no exit status (GNU 9.10).
+  void Report(int sig, bool descendants = false) const {
     if (!options.verbose) return;
-    uucore::Error(absl::StrCat("sending signal ", uucore::SignalName(sig), " to ", whom, uucore::Quote(options.command[0])));
+    // 0 and unnamed numbers as numbers ("sending signal 0"), as GNU 9.10; names without "SIG".
+    const std::string name = sig == 0 ? "0" : uucore::SignalName(sig);
+    const std::string command = uucore::Quote(options.command[0]);
+    uucore::Notice(descendants ? uucore::Format("sending signal %s to the descendants of command %s", name, command)
+                               : uucore::Format("sending signal %s to command %s", name, command));
   }
 
   // `cont`: follow with SIGCONT, so that a stopped process acts on the signal.
   void Send(int sig, bool cont = true) {
-    Report(sig, "command ");
-    if (options.kill_tree != KillTree::kOff) {
+    Report(sig);
+    if (tree) {
       // Every descendant, through pidfds, frozen first so none can fork out of reach (uucore/process_tree.h).
       if (cont) tree_signalled = true;
       (void)uucore::SignalDescendants(self, sig);
       return;
     }
     // Errors are ignored, as GNU does: the command may already have exited (ESRCH), and then its exit is next.
-    if (options.foreground) {
+    if (options.foreground && !pid1) {
       (void)uucore::SendSignal(child, sig);  // Only the command itself: its children are not timed out.
       return;
     }
     // The command once, even though GNU signals it twice (by pid and with the group), which lets a shell that traps
-    // the signal run its trap twice. Our own copy of the group's signal is blocked and dropped.
-    const bool left_group = getpgid(child) != getpgrp();  // It may have made its own group (setsid, a shell's job).
-    (void)uucore::SendSignal(0, sig);
+    // the signal run its trap twice. Our own copy of the group's signal (when it is our group) is blocked and
+    // dropped. As PID 1 with --foreground the command has its own group, but only the command is signalled.
+    const bool whole_group = !options.foreground;
+    const bool left_group = !whole_group || getpgid(child) != group;  // setsid, a shell's job, or --foreground.
+    if (whole_group) (void)uucore::SendSignal(-group, sig);
     if (left_group) (void)uucore::SendSignal(child, sig);
     if (cont && sig != SIGKILL && sig != SIGCONT) {
       // A stopped process acts on the signal only once continued.
-      (void)uucore::SendSignal(0, SIGCONT);
+      if (whole_group) (void)uucore::SendSignal(-group, SIGCONT);
       if (left_group) (void)uucore::SendSignal(child, SIGCONT);
     }
   }
@@ -242,15 +261,16 @@ struct Monitor {
     ArmKill();
   }
 
-  // A signal we received is passed on as it is.
+  // A signal we received is passed on as it is. It starts the -k clock, but as PID 1 only if it asks the command to
+  // stop: the other signals are the application's own business (reload, rotate logs, ...).
   void Forward(int sig) {
     Send(sig);
-    ArmKill();
+    if (!pid1 || IsStopRequest(sig)) ArmKill();
   }
 
   // --tree=exit: the command has exited by itself and left descendants running; they get what expiry sends.
   void CleanUpAfter() {
-    Report(next_signal, "the descendants of command ");
+    Report(next_signal, /*descendants=*/true);
     tree_signalled = true;
     alarm = uucore::Deadline::Never();  // The command's own timer is over; only -k counts now.
     (void)uucore::SignalDescendants(self, next_signal);
@@ -273,8 +293,9 @@ void DieOf(int sig) {
   signal(sig, SIG_DFL);
   sigset_t just;
   sigemptyset(&just);
-  sigaddset(&just, sig);
-  sigprocmask(SIG_UNBLOCK, &just, nullptr);  // Blocked for waiting: let it act now.
+  uucore::AddSignal(&just, sig);
+  // Blocked for waiting: let it act now (the raw call, so that glibc's own 32 and 33 are unblocked too).
+  syscall(SYS_rt_sigprocmask, SIG_UNBLOCK, &just, nullptr, 8);
   raise(sig);
 }
 
@@ -283,9 +304,9 @@ int StatusAfter(int wait_status, const Monitor& monitor) {
   bool preserve = monitor.options.preserve_status;
   if (WIFSIGNALED(wait_status)) {
     const int sig = WTERMSIG(wait_status);
-    if (WCOREDUMP(wait_status)) uucore::Error("the monitored command dumped core");
+    if (WCOREDUMP(wait_status)) uucore::Error(uucore::Format("the monitored command dumped core"));
     // Pass the command's death on to our caller; PID 1 cannot be killed by its own signal, so it exits instead.
-    if (!monitor.timed_out && monitor.self != 1) DieOf(sig);
+    if (!monitor.timed_out && !monitor.pid1) DieOf(sig);
     if (monitor.timed_out && sig == SIGKILL) preserve = true;  // 137 tells the caller that KILL was needed.
   }
   if (monitor.timed_out && !preserve) return uucore::kExitTimedOut;
@@ -503,45 +524,62 @@ absl::Status ReapOnSigchld(Monitor& monitor, bool reap_all, bool* children_left)
   return absl::OkStatus();
 }
 
+// --tree needs /proc of our own PID namespace to list descendants. Empty if it has one, else why not: not mounted
+// (common in minimal images), or the /proc of another namespace (`unshare --pid --fork` without --mount-proc),
+// where every pid it lists would be a stranger's.
+std::string WhyNoProcessList(pid_t self) {
+  char link[32];
+  const ssize_t n = readlink("/proc/self", link, sizeof link - 1);
+  if (n < 0) return errno == ENOENT ? "/proc is not mounted" : uucore::ErrnoText(errno);
+  link[n] = '\0';
+  if (absl::string_view(link) != absl::StrCat(self)) return "/proc belongs to another PID namespace";
+  return "";
+}
+
 int Run(const Options& options) {
   const pid_t self = getpid();
   const bool pid1 = self == 1;  // Whoever starts a PID namespace (a container) with us: init's duties are ours.
-  // Which signals we wait for. A signal ignored when we started stays ignored by us (never forwarded, even the -s
-  // one: `nohup timeout -s HUP` must survive a hangup) and by the command (but for the -s one, see child_default).
+  // The deadline counts from now, before the command is spawned (as GNU arms its timer right after fork), so that a
+  // busy machine's scheduling of the spawn does not make the expiry late.
+  const auto timer = [&options] {
+    return options.duration == absl::ZeroDuration() ? uucore::Deadline::Never()
+                                                     : uucore::Deadline::In(options.duration);
+  };
+  const uucore::Deadline first_alarm = timer();
+
+  // Which signals we wait for: CHLD, ALRM, and every signal that would otherwise end us (kPassedOn, the real-time
+  // ones). A signal ignored when we started stays ignored by us (never passed on, even the -s one: `nohup timeout -s
+  // HUP` must survive a hangup) and by the command (but for the -s one, see child_default). As PID 1 nothing else is
+  // needed either: the kernel drops what PID 1 neither handles nor blocks, and these are all PID 1 must pass on.
   sigset_t wait_set, block_set, child_ignore, passed_on;
   sigemptyset(&wait_set);
   sigemptyset(&child_ignore);
   sigemptyset(&passed_on);
+  for (int sig : kPassedOn) sigaddset(&passed_on, sig);
+  for (int sig = SIGRTMIN; sig <= SIGRTMAX; ++sig) sigaddset(&passed_on, sig);
+  if (pid1) sigaddset(&passed_on, SIGALRM);  // The application's alarm, not ours: our timer needs no signal.
+  for (int sig = 1; sig <= SIGRTMAX; ++sig) {
+    if (sigismember(&passed_on, sig) == 1 && uucore::IsIgnored(sig)) sigdelset(&passed_on, sig);
+  }
+  wait_set = passed_on;
   sigaddset(&wait_set, SIGCHLD);
-  sigaddset(&wait_set, SIGALRM);
-  for (int sig : kForwarded) sigaddset(&wait_set, sig);
-  if (pid1) {
-    // The kernel drops a signal that PID 1 neither handles nor blocks: block all we pass on, to receive them.
-    for (int sig = 1; sig <= SIGRTMAX; ++sig) {
-      if (sig < SIGRTMIN && sig > SIGSYS) continue;  // glibc's own real-time signals (32, 33).
-      sigaddset(&passed_on, sig);
-    }
-    for (int sig : kNeverPassedOn) sigdelset(&passed_on, sig);
-    for (int sig : kForwarded) sigdelset(&passed_on, sig);
-    for (int sig = 1; sig <= SIGRTMAX; ++sig) {
-      if (sigismember(&passed_on, sig) == 1 && uucore::IsIgnored(sig)) sigdelset(&passed_on, sig);
-      if (sigismember(&passed_on, sig) == 1) sigaddset(&wait_set, sig);
-    }
-  }
-  for (int sig : {SIGALRM, SIGTERM, SIGINT, SIGHUP, SIGQUIT}) {
-    if (uucore::IsIgnored(sig)) sigdelset(&wait_set, sig);
-  }
+  if (!pid1 && !uucore::IsIgnored(SIGALRM)) sigaddset(&wait_set, SIGALRM);  // Someone else's ALRM: expire now.
   block_set = wait_set;
-  // Never stopped by the terminal on the command's behalf, nor by our own -v message from the background.
+  // Never stopped by the terminal on the command's behalf, nor by our own -v message from the background, nor when
+  // handing the terminal to the command and back (as PID 1).
   sigaddset(&block_set, SIGTTIN);
   sigaddset(&block_set, SIGTTOU);
-  // -i: a write to our closed output must fail with EPIPE (handled), not kill us and orphan the command.
-  if (options.inactivity) sigaddset(&block_set, SIGPIPE);
+  // A write to our closed output fails with EPIPE (handled), never kills us and orphans the command; an ignored
+  // PIPE is already harmless. Our own SIGPIPE comes from ourselves and is dropped as such.
+  sigaddset(&block_set, SIGPIPE);
   // The signal we send to our own group must not end us (KILL cannot be blocked: GNU dies of it too, status 137).
-  if (options.signal != 0) sigaddset(&block_set, options.signal);
-  // Block before spawning, so that no signal or child exit can slip in before the wait. Never unblocked: a copy of
-  // our own group signal (or a late TERM) still pending at exit must not kill us on the way out.
-  uucore::ScopedSignalBlock block(block_set);
+  // AddSignal: -s 32 and 33 (glibc's own) are blocked too, so they time out with 124 (GNU 9.10 dies of them).
+  if (options.signal != 0) uucore::AddSignal(&block_set, options.signal);
+  // Block before spawning, so that no signal or child exit can slip in before the wait: on top of the mask we were
+  // started with (the entry point has blocked everything since our first instruction; whatever arrived meanwhile is
+  // pending, and what we do not wait for acts now). Never unblocked: a copy of our own group signal (or a late TERM)
+  // still pending at exit must not kill us on the way out.
+  uucore::ScopedSignalBlock block(block_set, uucore::StartupSignalMask());
   block.KeepBlocked();
 
   // The command must be able to receive what expiry sends: a -s signal the caller ignored (nohup's HUP, INT in a
@@ -555,9 +593,21 @@ int Run(const Options& options) {
     (void)uucore::CatchSignal(SIGCHLD);
     if (options.signal != SIGCHLD) sigaddset(&child_ignore, SIGCHLD);
   }
-  if (!options.foreground) (void)uucore::BecomeGroupLeader();  // GNU goes on if it cannot.
-  // --tree: before spawning, so that no descendant can be orphaned to init before we are its reaper.
-  const bool kill_tree = options.kill_tree != KillTree::kOff;
+  // As PID 1 the command gets a process group of its own, so that its kill(0, ...) and a terminal's Ctrl-C reach
+  // it alone (and once), and Ctrl-Z can stop it; we lead our own group already (a session leader). Elsewhere the
+  // command inherits our new group, as GNU's (unless --foreground).
+  if (!options.foreground && !pid1) (void)uucore::BecomeGroupLeader();  // GNU goes on if it cannot.
+  // --tree: before spawning, so that no descendant can be orphaned to init before we are its reaper. Without a
+  // process list of our own namespace it cannot find descendants: say so and fall back to the process group, rather
+  // than signal nobody and wait for ever.
+  bool kill_tree = options.kill_tree != KillTree::kOff;
+  if (kill_tree) {
+    const std::string why_not = WhyNoProcessList(self);
+    if (!why_not.empty()) {
+      uucore::Notice(uucore::Format("--tree: cannot list processes (%s); signalling the process group only", why_not));
+      kill_tree = false;
+    }
+  }
   if (kill_tree) {
     absl::Status subreaper = uucore::BecomeSubreaper();
     if (!subreaper.ok()) {
@@ -586,24 +636,37 @@ int Run(const Options& options) {
   spawn.mask = &child_mask;
   spawn.reset_default = &child_default;
   spawn.ignore = &child_ignore;
+  // If timeout dies (even of KILL), the command gets what expiry would send it, as GNU 9.11 does; a command whose
+  // timeout is already gone when it gets there does not start (125).
+  spawn.parent_death_signal = options.signal;
+  // As PID 1: a group of its own, and the terminal's foreground if stdin is the controlling terminal of our own
+  // session (as a container runtime sets up an init with a terminal; tini's default).
+  const bool own_terminal = pid1 && getsid(0) == self && tcgetpgrp(STDIN_FILENO) == getpgrp();
+  if (pid1) {
+    spawn.new_process_group = true;
+    spawn.terminal_foreground = own_terminal ? STDIN_FILENO : -1;
+  }
   absl::StatusOr<pid_t> child = relay ? relay->Spawn(options.command, spawn) : uucore::Spawn(options.command, spawn);
   if (!child.ok()) {
     const int status = uucore::ExecFailureStatus(child.status());
     if (status == uucore::kExitCanceled) {
       uucore::Error(child.status());  // "fork system call failed: ..."
     } else {
-      uucore::Error(absl::StrCat("failed to run command ", uucore::Quote(options.command[0]), ": ",
+      uucore::Error(absl::StrCat(uucore::Format("failed to run command %s", uucore::Quote(options.command[0])), ": ",
                                  child.status().message()));
     }
     return status;
   }
+  // The terminal is ours again once the command is gone (a shell takes it back from a finished job the same way).
+  struct TerminalBack {
+    bool active;
+    ~TerminalBack() {
+      if (active) tcsetpgrp(STDIN_FILENO, getpgrp());  // TTOU is blocked: allowed from the background.
+    }
+  } terminal_back{own_terminal};
 
-  // The timer starts once the command runs, as GNU's does; 0 means no timer at all.
-  const auto timer = [&options] {
-    return options.duration == absl::ZeroDuration() ? uucore::Deadline::Never()
-                                                     : uucore::Deadline::In(options.duration);
-  };
-  Monitor monitor{options, self, *child, timer(), options.signal, options.kill_after, false, false, std::nullopt};
+  Monitor monitor{options, self,        *child, pid1 ? *child : getpgrp(), pid1, first_alarm, options.signal,
+                  options.kill_after, kill_tree, false, false, std::nullopt};
   for (;;) {
     int sig, code;
     pid_t sender;
@@ -632,7 +695,8 @@ int Run(const Options& options) {
       monitor.Expire();
       continue;
     }
-    // Our own copy of a signal we sent to the group (kill(0, ...)): dropping it also keeps `-s ALRM` from looping.
+    // Our own copy of a signal we sent to the group (kill(0, ...)), or a SIGPIPE of our own write: dropping it also
+    // keeps `-s ALRM` from looping.
     if (code == SI_USER && sender == self) continue;
     if (sig == SIGCHLD) {
       // Any child state change wakes us; only our command's exit ends the wait (stops and others' exits do not).
@@ -643,22 +707,23 @@ int Run(const Options& options) {
         return uucore::kExitCanceled;
       }
       if (!monitor.command_status.has_value()) continue;
-      if (options.kill_tree == KillTree::kOnExit && children_left && !monitor.tree_signalled) monitor.CleanUpAfter();
+      if (options.kill_tree == KillTree::kOnExit && kill_tree && children_left && !monitor.tree_signalled) {
+        monitor.CleanUpAfter();
+      }
       // --tree: once the tree was signalled, return only when nothing of it is left (ECHILD, as subreaper).
       if (monitor.tree_signalled && children_left) continue;
       if (relay) relay->Drain();
       return StatusAfter(*monitor.command_status, monitor);
     }
-    if (sig == SIGALRM) {  // As GNU: someone else's ALRM is the timer running out.
+    if (sigismember(&passed_on, sig) == 1) {
+      monitor.Forward(sig);
+      continue;
+    }
+    if (sig == SIGALRM) {  // As GNU: someone else's ALRM is the timer running out (not as PID 1: passed on).
       monitor.Expire();
       continue;
     }
-    if (sigismember(&passed_on, sig) == 1) {  // PID 1: passed on as it is, without SIGCONT or arming -k.
-      monitor.Send(sig, /*cont=*/false);
-      continue;
-    }
-    if (!sigismember(&wait_set, sig)) continue;  // TTIN/TTOU, PIPE, or the -s signal: blocked only to be dropped.
-    monitor.Forward(sig);
+    // TTIN/TTOU, PIPE, or the -s signal: blocked only to be dropped.
   }
 }
 
