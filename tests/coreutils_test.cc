@@ -70,8 +70,14 @@ unless the only one is --help or --version.
            {"link options need --install", {"coreutils", "--force", "true"}, 1, "",
             "coreutils: --symlinks, --hardlinks and --force go with --install\nTry 'coreutils --help' for more "
             "information.\n"},
-           {"messages name argv[0] as given", {"/opt/coreutils", "nosuch"}, 1, "",
-            "/opt/coreutils: unknown program 'nosuch'\n"},
+           {"messages name the program (GNU 9.10)", {"/opt/coreutils", "nosuch"}, 1, "",
+            "coreutils: unknown program 'nosuch'\n"},
+           // Any name that starts with "coreutils" is the dispatcher: release files keep their names.
+           {"a renamed binary lists", {"/opt/coreutils-amd64", "--list"}, 0, ListOutput(), ""},
+           {"a renamed binary runs a utility", {"coreutils.static", "false"}, 1, "", ""},
+           {"a renamed binary's messages", {"/opt/coreutils-x86_64-linux", "nosuch"}, 1, "",
+            "coreutils-x86_64-linux: unknown program 'nosuch'\n"},
+           {"only as a prefix", {"my-coreutils", "--list"}, 1, "", "coreutils: unknown program 'my-coreutils'\n"},
            {"install needs a directory", {"coreutils", "--install"}, 1, "",
             "coreutils: --install: missing directory operand\nTry 'coreutils --help' for more information.\n"},
            {"install takes one directory", {"coreutils", "--install", "a", "b"}, 1, "",

@@ -4,8 +4,8 @@
 //    or: coreutils NAME [ARG]...        the utility then sees argv[0] == NAME
 //    or: coreutils --list | --help | --version
 //    or: coreutils --install [--symlinks|--hardlinks] [--force] DIR
-// Dispatch uses only the basename of argv[0], so `/bin/timeout`, `./timeout` and a link to a link all work, and
-// messages still name argv[0] as given, as GNU's do.
+// Dispatch uses only the basename of argv[0], so `/bin/timeout`, `./timeout` and a link to a link all work; any
+// basename that starts with "coreutils" (coreutils-amd64, coreutils.static) is the dispatcher itself.
 // --install makes DIR/NAME for every utility (symbolic links by default); an existing file is reported and left
 // alone unless --force, which replaces it atomically; a link that already leads to this binary is fine.
 // Exit status: the utility's; 1 for an unknown NAME, a usage error, or any link --install could not make.
@@ -22,6 +22,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "uucore/cli.h"
@@ -199,7 +200,8 @@ int Main(int argc, char* argv[]) {
 
   const absl::string_view name = Basename(argv[0]);
   if (const Utility* utility = FindUtility(name)) return RunUtility(*utility, argc, argv);
-  if (name == "coreutils") return MulticallMain(argc, argv);
+  // Any name that starts with "coreutils" (coreutils-amd64, coreutils.static, a release file) is the dispatcher.
+  if (absl::StartsWith(name, "coreutils")) return MulticallMain(argc, argv);
   uucore::SetProgram("coreutils", uucore::kExitFailure);
   uucore::Error(absl::StrCat("unknown program ", uucore::Quote(name)));
   return uucore::kExitFailure;
