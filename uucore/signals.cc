@@ -1,5 +1,7 @@
 #include "uucore/signals.h"
 
+#include <libintl.h>
+#include <locale.h>
 #include <signal.h>
 #include <stdint.h>
 
@@ -10,8 +12,10 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
 #include "absl/strings/string_view.h"
 #include "absl/strings/strip.h"
+#include "uucore/i18n.h"
 #include "uucore/quote.h"
 
 namespace uucore {
@@ -20,7 +24,7 @@ namespace {
 struct SignalEntry {
   int number;
   const char* name;         // Without "SIG", as GNU prints it.
-  const char* description;  // strsignal()'s C-locale text; nullptr for an alias.
+  const char* description;  // strsignal()'s C-locale text, glibc's msgid; nullptr for an alias.
 };
 
 #define UUCORE_SIG(name, description) {SIG##name, #name, description}
@@ -83,9 +87,16 @@ constexpr SignalEntry kSignals[] = {
 #undef UUCORE_SIG_ALIAS
 
 constexpr char kExitName[] = "EXIT";  // Signal 0, as the shell's trap names it.
+constexpr char kLibcDomain[] = "libc";  // glibc's own catalog, which translates strsignal()'s texts.
 
 absl::Status InvalidSignal(absl::string_view arg) {
-  return absl::InvalidArgumentError(absl::StrCat(Quote(arg), ": invalid signal"));
+  return absl::InvalidArgumentError(Format("%s: invalid signal", Quote(arg)));
+}
+
+// glibc's translation of one of its own messages, with its one "%d" replaced by n where it has one.
+std::string LibcText(const char* msgid, int n) {
+  UseUserLocale();
+  return absl::StrReplaceAll(dcgettext(kLibcDomain, msgid, LC_MESSAGES), {{"%d", absl::StrCat(n)}});
 }
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
@@ -159,7 +170,7 @@ int MaxSignal() { return SIGRTMAX; }
 
 bool IsKnownSignal(int signal) { return signal == 0 || IsRealTime(signal) || FindEntry(signal) != nullptr; }
 
-absl::StatusOr<int> ParseSignal(absl::string_view arg, bool allow_zero) {
+absl::StatusOr<int> ParseSignal(absl::string_view arg, bool allow_zero, bool allow_unnamed) {
   int signal = -1;
   if (!arg.empty() && IsDigit(arg.front())) {
     signal = ParseNumber(arg);
@@ -170,7 +181,9 @@ absl::StatusOr<int> ParseSignal(absl::string_view arg, bool allow_zero) {
     signal = LookupName(name);
     if (signal < 0 && absl::ConsumePrefix(&name, "SIG")) signal = LookupName(name);
   }
-  if (signal < 0 || !IsKnownSignal(signal) || (signal == 0 && !allow_zero)) return InvalidSignal(arg);
+  const bool valid = signal == 0 ? allow_zero
+                                 : signal > 0 && signal <= MaxSignal() && (allow_unnamed || IsKnownSignal(signal));
+  if (!valid) return InvalidSignal(arg);
   return signal;
 }
 
@@ -187,9 +200,9 @@ std::string SignalName(int signal) {
 }
 
 std::string SignalDescription(int signal) {
-  if (const SignalEntry* entry = FindEntry(signal)) return entry->description;
-  if (IsRealTime(signal)) return absl::StrCat("Real-time signal ", signal - SIGRTMIN);
-  return absl::StrCat("Unknown signal ", signal);
+  if (const SignalEntry* entry = FindEntry(signal)) return LibcText(entry->description, signal);
+  if (IsRealTime(signal)) return LibcText("Real-time signal %d", signal - SIGRTMIN);
+  return LibcText("Unknown signal %d", signal);
 }
 
 }  // namespace uucore

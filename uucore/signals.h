@@ -18,22 +18,28 @@ namespace uucore {
 //     IOT, CLD and IO; after "SIG" a plain number is also a name ("SIG15"), without the exit-status reading;
 //   - the real-time forms "RTMIN", "RTMIN+n", "RTMAX", "RTMAX-n", relative to SIGRTMIN/SIGRTMAX at run time. The
 //     offset is read as GNU's strtol reads it, so "RTMIN1", "RTMIN 1" and "RTMAX+0" are accepted too.
-// The result must be a known signal (IsKnownSignal(): 32 and 33 are not). "0", "SIG0" and "EXIT" give 0 only when
-// allow_zero (GNU's kill -0 and timeout accept 0; env does not).
+// The caller chooses which numbers count besides the named signals (IsKnownSignal()):
+//   - allow_zero: "0", "SIG0", "EXIT" (and 128, 256) give 0. GNU's kill -0 and timeout accept 0; env does not.
+//   - allow_unnamed: a number from 1 to MaxSignal() that has no name, 32 and 33 under glibc ("32", "SIG32", the
+//     exit statuses 160 and 288), as GNU's kill and timeout accept them (kill -s 32 sends signal 32). Without it
+//     they are invalid, for callers that can only use named signals.
+// Anything else (above MaxSignal(), unknown names) is invalid.
 //
-// Error: InvalidArgument "'ARG': invalid signal" (ARG quoted as uucore::Quote does; the caller adds its name).
-[[nodiscard]] absl::StatusOr<int> ParseSignal(absl::string_view arg, bool allow_zero = false);
+// Error: InvalidArgument "'ARG': invalid signal", GNU's msgid "%s: invalid signal" through uucore::Format (so
+// translated in the user's locale) with ARG quoted by uucore::Quote; the caller adds its name.
+[[nodiscard]] absl::StatusOr<int> ParseSignal(absl::string_view arg, bool allow_zero = false,
+                                              bool allow_unnamed = false);
 
 // SignalName()
 //
 // The name without "SIG" as GNU prints it: "TERM", "KILL", "RTMIN", "RTMIN+3", "RTMAX-1"; "EXIT" for 0;
-// the decimal number for anything unknown.
+// the decimal number for a number without a name ("32", as `kill -l 32` and `timeout -v -s 32` print it).
 std::string SignalName(int signal);
 
 // MaxSignal()
 //
-// The highest valid signal number (SIGRTMAX at run time). kill -l and env --list-signal-handling iterate
-// 1..MaxSignal() and skip the numbers that are not IsKnownSignal() (glibc keeps 32 and 33 for itself).
+// The highest valid signal number (SIGRTMAX at run time). kill -l and env --list-signal-handling iterate up to
+// MaxSignal() and skip the numbers that are not IsKnownSignal() (glibc keeps 32 and 33 for itself).
 int MaxSignal();
 
 // IsKnownSignal()
@@ -43,8 +49,10 @@ bool IsKnownSignal(int signal);
 
 // SignalDescription()
 //
-// glibc's strsignal() text in the C locale, for kill -L/-t ("Terminated", "Real-time signal 3", and
-// "Unknown signal 32" for a number without a name), independent of the process locale.
+// What glibc's strsignal() says, for kill -t: "Terminated", "Real-time signal 3", and "Unknown signal 32" for a
+// number without a name (0 too), translated by glibc's own catalog (text domain "libc") for the user's
+// LC_MESSAGES, as GNU's kill -t prints it ("Unbekanntes Signal 32" under de_DE.UTF-8); English where no catalog
+// is installed or the locale is C. Takes the user's locale (uucore::UseUserLocale()).
 std::string SignalDescription(int signal);
 
 }  // namespace uucore

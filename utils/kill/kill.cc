@@ -1,5 +1,6 @@
-// kill -- send a signal to processes, or list signals. Follows GNU kill(1) 9.1 as its manual documents it (GNU's
-// kill is not installed here: /usr/bin/kill is procps's); tests/kill/kill_test.cc pins it and the differences.
+// kill -- send a signal to processes, or list signals. Follows GNU kill(1) 9.11, as GNU 9.10's kill behaves;
+// tests/kill/kill_test.cc pins every behaviour. GNU's kill is not installed here (/usr/bin/kill is procps's), so the
+// tests state GNU's output themselves.
 constexpr char kHelp[] = R"(Usage: %s [-s SIGNAL | -SIGNAL] PID...
   or:  %s -l [SIGNAL]...
   or:  %s -t [SIGNAL]...
@@ -21,15 +22,20 @@ signal ended (129 for HUP, for instance).
 A PID is a process ID.  0 stands for the current process group, -1 for every
 process that may be signalled, and any other -N for process group N.
 )";
-// Sending: SIGNAL defaults to TERM; 0 only checks that each PID could be signalled. PID 0 is our process group,
-// -1 every process we may signal, -N process group N. -SIGNAL (a digit or upper-case letter after '-', as -9,
-// -KILL, -RTMIN+1) works only as the first argument; after it a negative number is a PID, so `kill -9 -1` and
-// `kill -s TERM -1` need no `--`. -n SIGNAL (bash) and -L (= -t) are accepted silently, as GNU does.
-// Options come before PIDs ('+': parsing stops at the first PID; GNU permutes, see the test "options after a PID").
+// Sending: SIGNAL defaults to TERM; 0 only checks that each PID could be signalled; a number without a name (32, 33
+// under glibc) is sent as it is. PID 0 is our process group, -1 every process we may signal, -N process group N.
+// Options and PIDs may come in any order (GNU's getopt permutes); `--` ends the options. -SIGNAL must be a whole
+// argument ("-lKILL": "invalid option -- K"). -N with a digit is a signal only as the first argument: anywhere else
+// it is a PID (`kill -s TERM -1`, `kill -9 -1` need no `--`) and options end there, as in GNU, which then ignores
+// the PIDs before it (`kill 5 -9` signals only process group 9, with TERM). -KILL, -RTMIN+1 work anywhere.
+// -n SIGNAL (bash) and -L (= -t) are accepted silently, as GNU does.
 // Every PID is tried; a bad one is reported ("kill: 'x': invalid process id", "kill: '99999': No such process").
-// Listing: -l with no SIGNAL prints every signal name, one per line; -l SIGNAL prints the number for a name and
-// the name for a number (a shell exit status such as 143 names its signal: TERM). -t prints "NUM NAME DESCRIPTION"
-// rows. A bad SIGNAL operand is reported ("kill: 'FOO': invalid signal") and the others are still listed.
+// Listing: -l with no SIGNAL prints EXIT (0) and every named signal, one per line; -l SIGNAL prints the number for
+// a name and the name for a number, any number up to SIGRTMAX ("32" for 32, which has no name), or a shell exit
+// status (143: TERM; 160: 32). -t prints "NUM NAME DESCRIPTION" rows (SIG32 for 32; descriptions as glibc's
+// strsignal gives them, in the user's language). A bad SIGNAL operand is reported ("kill: 'FOO': invalid signal")
+// and the others are still listed.
+// Messages are GNU's msgids through uucore::Format, so GNU's catalogs translate them; getopt's are glibc's own.
 // Exit status: 0 if every PID was signalled / every SIGNAL listed; 1 otherwise, on a usage error (bad -s SIGNAL,
 // no PID, -l with -s, two -l/-t, two signals: message and Try line) and on a write error.
 #include "utils/kill/kill.h"
@@ -43,6 +49,7 @@ process that may be signalled, and any other -N for process group N.
 #include <sys/types.h>
 
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -50,15 +57,16 @@ process that may be signalled, and any other -N for process group N.
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "uucore/cli.h"
+#include "uucore/i18n.h"
 #include "uucore/quote.h"
 #include "uucore/signals.h"
 
 namespace {
 
-// '+': options come first. Digits and upper-case letters take an optional attached argument so that -9, -15,
-// -KILL and -RTMIN+1 reach us whole as -SIGNAL; L is the table option, not a signal's first letter.
+// No '+': options may follow PIDs. Digits and upper-case letters take an optional attached argument so that -9,
+// -15, -KILL and -RTMIN+1 reach us whole as -SIGNAL; L is the table option, not a signal's first letter.
 constexpr char kShortOptions[] =
-    "+0::1::2::3::4::5::6::7::8::9::A::B::C::D::E::F::G::H::I::J::K::M::N::O::P::Q::R::S::T::U::V::W::X::Y::Z::"
+    "0::1::2::3::4::5::6::7::8::9::A::B::C::D::E::F::G::H::I::J::K::M::N::O::P::Q::R::S::T::U::V::W::X::Y::Z::"
     "Lln:s:t";
 enum { kHelpOption = 256, kVersionOption };
 constexpr option kLongOptions[] = {
@@ -80,34 +88,52 @@ struct Options {  // Everything Run() needs; no globals.
 absl::StatusOr<Options> ParseArgs(int argc, char* argv[]);  // No side effects beyond --help/--version.
 int Run(const Options& options);                             // Returns the exit status.
 
-bool IsSignalOption(int c) { return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z' && c != 'L'); }
+bool IsDigit(int c) { return c >= '0' && c <= '9'; }
+bool IsSignalOption(int c) { return IsDigit(c) || (c >= 'A' && c <= 'Z' && c != 'L'); }
+
+absl::Status Usage(const std::string& message) { return absl::InvalidArgumentError(message); }
+
+// getopt's own complaint, in the user's language: the first pass ran with opterr off, so that the locale is taken
+// only when something goes wrong; the same scan of the same arguments stops at the same fault and says it.
+void ReportGetoptError(std::vector<char*> argv) {
+  uucore::UseUserLocale();  // glibc's catalog then translates getopt's messages, as for GNU's kill.
+  const int argc = static_cast<int>(argv.size());
+  argv.push_back(nullptr);
+  optind = 0;
+  opterr = 1;
+  for (int c = 0; c != '?' && c != -1;) c = getopt_long(argc, argv.data(), kShortOptions, kLongOptions, nullptr);
+}
 
 absl::StatusOr<Options> ParseArgs(int argc, char* argv[]) {
   Options options;
+  const std::vector<char*> original(argv, argv + argc);  // getopt reorders argv as it goes.
   optind = 0;  // glibc: a full reset, as Main may run twice in one process.
-  for (;;) {
-    const int element = optind < 1 ? 1 : optind;  // The argv element the next option comes from.
-    const int c = getopt_long(argc, argv, kShortOptions, kLongOptions, nullptr);
-    if (c == -1) break;
+  opterr = 0;
+  for (int c; (c = getopt_long(argc, argv, kShortOptions, kLongOptions, nullptr)) != -1;) {
     const char* signal_arg = optarg;
     if (IsSignalOption(c)) {
-      // -SIGNAL only as the first argument; later, "-1" or "-KILL" is a PID (a process group), as in GNU.
-      if (element != 1) {
-        optind = element;
+      // -N after the first argument is a PID, a process group: the options end there, as in GNU. The PIDs that
+      // getopt skipped before it have not been moved yet, so they are left out, as GNU leaves them out.
+      if (IsDigit(c) && optind != 2) {
+        --optind;
         break;
       }
-      signal_arg = argv[1] + 1;
+      const char* element = argv[optind - 1];  // Digits and letters after the option char are its argument.
+      const char* rest = optarg != nullptr ? optarg : element + strlen(element);
+      if (rest != element + 2) return Usage(uucore::Format("invalid option -- %c", std::string(1, c)));
+      signal_arg = rest - 1;  // The whole argument but its '-'.
     }
     switch (c) {
       case 'l':
       case 't':
       case 'L':
-        if (options.list) return absl::InvalidArgumentError("multiple -l or -t options specified");
+        if (options.list) return Usage(uucore::Format("multiple -l or -t options specified"));
         options.list = true;
         options.table = c != 'l';
         break;
       case '?':
-        return absl::InvalidArgumentError("");  // getopt has already said what was wrong.
+        ReportGetoptError(original);
+        return Usage("");  // Only the Try line: getopt has said what was wrong.
       case kHelpOption:
         options.finished_status = uucore::Help(kHelp);
         return options;
@@ -116,9 +142,9 @@ absl::StatusOr<Options> ParseArgs(int argc, char* argv[]) {
         return options;
       default: {  // -s, -n, --signal, -SIGNAL.
         if (options.signal_given) {
-          return absl::InvalidArgumentError(absl::StrCat(uucore::Quote(signal_arg), ": multiple signals specified"));
+          return Usage(uucore::Format("%s: multiple signals specified", uucore::Quote(signal_arg)));
         }
-        absl::StatusOr<int> signal = uucore::ParseSignal(signal_arg, /*allow_zero=*/true);
+        absl::StatusOr<int> signal = uucore::ParseSignal(signal_arg, /*allow_zero=*/true, /*allow_unnamed=*/true);
         if (!signal.ok()) return signal.status();
         options.signal = *signal;
         options.signal_given = true;
@@ -126,12 +152,17 @@ absl::StatusOr<Options> ParseArgs(int argc, char* argv[]) {
       }
     }
   }
-  if (options.list && options.signal_given) {
-    return absl::InvalidArgumentError("cannot combine signal with -l or -t");
-  }
-  if (!options.list && optind >= argc) return absl::InvalidArgumentError("no process ID specified");
+  if (options.list && options.signal_given) return Usage(uucore::Format("cannot combine signal with -l or -t"));
+  if (!options.list && optind >= argc) return Usage(uucore::Format("no process ID specified"));
   options.operands = argv + optind;
   return options;
+}
+
+// A diagnostic that does not stop the run. As GNU's error(), stdout goes out first, so that what was listed
+// before it comes before it, and a full stdout is found here ("write error" then has no reason, as in GNU).
+void Report(absl::string_view message) {
+  fflush(stdout);
+  uucore::Error(message);
 }
 
 // A PID as GNU reads it (strtoimax, base 10): optional leading whitespace and sign, digits, nothing after, and
@@ -150,10 +181,12 @@ int SendSignals(int signal, char* const* pids) {
   for (; *pids != nullptr; ++pids) {
     pid_t pid = 0;
     if (!ParsePid(*pids, &pid)) {
-      uucore::Error(absl::StrCat(uucore::Quote(*pids), ": invalid process id"));
+      Report(uucore::Format("%s: invalid process id", uucore::Quote(*pids)));
       status = uucore::kExitFailure;
     } else if (kill(pid, signal) != 0) {
-      uucore::Error(absl::StrCat(uucore::Quote(*pids), ": ", strerror(errno)));
+      const int error = errno;
+      uucore::UseUserLocale();  // strerror() in the user's language, as GNU's error() prints it.
+      Report(absl::StrCat(uucore::Quote(*pids), ": ", strerror(error)));
       status = uucore::kExitFailure;
     }
   }
@@ -177,14 +210,16 @@ TableWidths ComputeWidths() {
 }
 
 void PrintRow(const TableWidths& widths, int signal) {
-  printf("%*d %-*s %s\n", widths.number, signal, widths.name, uucore::SignalName(signal).c_str(),
+  // A number without a name has the row "32 SIG32    Unknown signal 32", as in GNU.
+  const std::string name = uucore::IsKnownSignal(signal) ? uucore::SignalName(signal) : absl::StrCat("SIG", signal);
+  printf("%*d %-*s %s\n", widths.number, signal, widths.name, name.c_str(),
          uucore::SignalDescription(signal).c_str());
 }
 
 int ListSignals(const Options& options) {
   const TableWidths widths = options.table ? ComputeWidths() : TableWidths();
-  if (*options.operands == nullptr) {
-    for (int signal = 1; signal <= uucore::MaxSignal(); ++signal) {
+  if (*options.operands == nullptr) {  // EXIT (0), then every named signal; 32 and 33 only when asked for.
+    for (int signal = 0; signal <= uucore::MaxSignal(); ++signal) {
       if (!uucore::IsKnownSignal(signal)) continue;
       if (options.table) {
         PrintRow(widths, signal);
@@ -196,13 +231,13 @@ int ListSignals(const Options& options) {
   }
   int status = uucore::kExitSuccess;
   for (char* const* arg = options.operands; *arg != nullptr; ++arg) {
-    absl::StatusOr<int> signal = uucore::ParseSignal(*arg, /*allow_zero=*/true);
+    absl::StatusOr<int> signal = uucore::ParseSignal(*arg, /*allow_zero=*/true, /*allow_unnamed=*/true);
     if (!signal.ok()) {
-      uucore::Error(signal.status());
+      Report(signal.status().message());
       status = uucore::kExitFailure;
     } else if (options.table) {
       PrintRow(widths, *signal);
-    } else if (**arg >= '0' && **arg <= '9') {  // A number (or exit status) converts to a name ...
+    } else if (IsDigit(**arg)) {  // A number (or exit status) converts to a name ...
       puts(uucore::SignalName(*signal).c_str());
     } else {  // ... and a name to a number.
       printf("%d\n", *signal);
