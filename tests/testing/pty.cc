@@ -3,10 +3,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <sys/ioctl.h>
 #include <termios.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace coreutils_testing {
@@ -36,6 +39,28 @@ std::function<void()> Pty::OnFds(std::vector<int> fds) const {
   return [slave, fds] {
     for (int fd : fds) dup2(slave, fd);
   };
+}
+
+size_t Pty::Jam() {
+  if (!ok() || fcntl(slave_, F_SETFL, fcntl(slave_, F_GETFL) | O_NONBLOCK) != 0) return 0;
+  // The kernel moves what the slave wrote on to the master's line discipline asynchronously, which frees room
+  // again: full means a round that takes nothing after a pause, with the master's readable count unchanged.
+  const std::string filler(256, 'x');
+  size_t total = 0;
+  int last_readable = -1;
+  for (int round = 0; round < 500; ++round) {
+    size_t taken = 0;
+    for (ssize_t w; (w = write(slave_, filler.data(), filler.size())) > 0 || (w < 0 && errno == EINTR);) {
+      if (w > 0) taken += static_cast<size_t>(w);
+    }
+    total += taken;
+    int readable = 0;
+    if (ioctl(master_, FIONREAD, &readable) != 0) return 0;
+    if (taken == 0 && readable == last_readable) return total;
+    last_readable = readable;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return 0;
 }
 
 std::string Pty::Drain() {

@@ -21,6 +21,12 @@ class Pty {
   // For Options::before_exec: puts the terminal on each of fds in the child (dup2 of the slave end).
   std::function<void()> OnFds(std::vector<int> fds) const;
 
+  // Makes the terminal take nothing more, while it stays a terminal (isatty() holds): its slave end becomes
+  // non-blocking and is written to until the buffers between it and the unread master are full, so a child's write
+  // fails with EAGAIN instead of blocking. Returns the number of filler bytes ('x'), which Drain() returns first;
+  // 0 if the terminal could not be filled. For the rule "a notice that cannot be written stops nohup".
+  size_t Jam();
+
   // Everything written to the terminal, read after the child has exited. Closes the parent's slave end first,
   // so call it once.
   std::string Drain();

@@ -1,4 +1,4 @@
-// nohup -- run a command immune to hangups. Follows GNU nohup(1) 9.1; tests/nohup/nohup_test.cc pins it.
+// nohup -- run a command immune to hangups. Follows GNU nohup(1) 9.10; tests/nohup/nohup_test.cc pins it.
 constexpr char kHelp[] = R"(Usage: %s COMMAND [ARG]...
   or:  %s OPTION
 Run COMMAND immune to the hangup signal, so that it survives the closing of
@@ -13,14 +13,17 @@ the end of 'nohup.out' in the current directory, or of '$HOME/nohup.out' if
 that file cannot be opened; standard error to wherever standard output goes.
 To send the output to a file of your choosing: 'nohup COMMAND > FILE'.
 )";
-// Only --help and --version are options ('+': the first other word is COMMAND). Before exec, as GNU:
+// Only --help and --version are options ('+': the first other word is COMMAND). Before exec, as GNU 9.10:
 //   stdin a terminal:  reopened write-only on /dev/null, so reads fail (EBADF) instead of stopping the job;
 //   stdout a terminal: appended to ./nohup.out, else $HOME/nohup.out, created with mode 0600 whatever the umask;
 //   stderr a terminal: sent where stdout now goes (to nohup.out even when stdout was closed);
 //   SIGHUP ignored, which exec keeps.
-// nohup.out's name and COMMAND are quoted in messages as GNU quotes file names (uucore::QuoteFileName).
-// One line on the old stderr says what was done: "ignoring input", "appending output to 'nohup.out'",
-// "redirecting stderr to stdout", or "ignoring input and " one of the other two.
+// One notice on the old stderr says what was done: "ignoring input", "appending output to 'nohup.out'",
+// "redirecting standard error to standard output", or "ignoring input and " one of the other two (GNU's msgids,
+// translated by its catalogs; nohup.out's name and COMMAND quoted as file names, uucore::QuoteFileName).
+// A notice that cannot be written (stderr closed, full, a terminal that takes nothing) stops nohup before exec
+// with status 125: a user who cannot be told where the output goes gets no command run. A nohup.out already
+// opened by then stays, as GNU leaves it: created empty, or an existing one unchanged.
 // Exit status: 125 nohup itself failed (127 when POSIXLY_CORRECT is set); 126 COMMAND found but not runnable;
 // 127 not found; otherwise COMMAND's.
 #include "utils/nohup/nohup.h"
@@ -29,6 +32,7 @@ To send the output to a file of your choosing: 'nohup COMMAND > FILE'.
 #include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -40,6 +44,7 @@ To send the output to a file of your choosing: 'nohup COMMAND > FILE'.
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "uucore/cli.h"
+#include "uucore/i18n.h"
 #include "uucore/process.h"
 #include "uucore/quote.h"
 
@@ -69,25 +74,46 @@ absl::StatusOr<Options> ParseArgs(int argc, char* argv[]) {
       default: return absl::InvalidArgumentError("");  // getopt has said what was wrong.
     }
   }
-  if (optind == argc) return absl::InvalidArgumentError("missing operand");
+  if (optind == argc) return absl::InvalidArgumentError(uucore::Format("missing operand"));
   options.command = argv + optind;
   return options;
 }
 
+// GNU's error() appends strerror in the user's language; the locale is read only now that a message needs it.
+std::string Reason(int err) {
+  uucore::UseUserLocale();
+  return absl::StrCat(": ", strerror(err));
+}
+
+// Writes a notice about what nohup did. False if it could not be written: nothing before the notices writes to
+// stderr, so its error flag is this notice's (and uucore::Finish() would turn it into 125 anyway).
+bool Notice(const std::string& text) {
+  uucore::Error(text);
+  return ferror(stderr) == 0;
+}
+
 // Opens FILE for appending with mode 0600 exactly: the umask must not widen or narrow what protects the output.
-int OpenOutput(const std::string& file) {
+// With target >= 0 the file ends up on that descriptor (as GNU's fd_reopen). Returns the descriptor, or -1 and errno.
+int OpenOutput(const std::string& file, int target) {
   const mode_t old_umask = umask(~(S_IRUSR | S_IWUSR) & 0777);
-  const int fd = open(file.c_str(), O_WRONLY | O_CREAT | O_APPEND, S_IRUSR | S_IWUSR);
-  const int saved_errno = errno;
+  int fd = open(file.c_str(), O_WRONLY | O_CREAT | O_APPEND, S_IRUSR | S_IWUSR);
+  int saved_errno = errno;
   umask(old_umask);
+  if (fd >= 0 && target >= 0 && fd != target) {
+    const int moved = dup2(fd, target);
+    saved_errno = errno;
+    close(fd);
+    fd = moved;
+  }
   errno = saved_errno;
   return fd;
 }
 
-// ./nohup.out, else $HOME/nohup.out. Returns the descriptor and sets *name, or reports both failures and returns -1.
-int OpenNohupOut(std::string* name) {
+// ./nohup.out, else $HOME/nohup.out, on descriptor target if >= 0. Returns the descriptor and sets *name, or
+// reports both failures and returns -1.
+int OpenNohupOut(int target, std::string* name) {
   *name = "nohup.out";
-  int fd = OpenOutput(*name);
+  int fd = OpenOutput(*name, target);
   if (fd >= 0) return fd;
   const int cwd_errno = errno;
   const char* home = getenv("HOME");
@@ -96,62 +122,62 @@ int OpenNohupOut(std::string* name) {
     std::string in_home = home;
     if (!in_home.empty() && in_home.back() != '/') in_home += '/';
     in_home += "nohup.out";
-    fd = OpenOutput(in_home);
+    fd = OpenOutput(in_home, target);
     if (fd >= 0) {
       *name = in_home;
       return fd;
     }
     const int home_errno = errno;
-    uucore::Error(absl::StrCat("failed to open ", uucore::QuoteFileName(*name), ": ", strerror(cwd_errno)));
-    uucore::Error(absl::StrCat("failed to open ", uucore::QuoteFileName(in_home), ": ", strerror(home_errno)));
+    uucore::Error(uucore::Format("failed to open %s", uucore::QuoteFileName(*name)) + Reason(cwd_errno));
+    uucore::Error(uucore::Format("failed to open %s", uucore::QuoteFileName(in_home)) + Reason(home_errno));
     return -1;
   }
-  uucore::Error(absl::StrCat("failed to open ", uucore::QuoteFileName(*name), ": ", strerror(cwd_errno)));
+  uucore::Error(uucore::Format("failed to open %s", uucore::QuoteFileName(*name)) + Reason(cwd_errno));
   return -1;
 }
 
 int Run(const Options& options) {
   const bool ignoring_input = isatty(STDIN_FILENO);
   const bool redirecting_stdout = isatty(STDOUT_FILENO);
-  const bool stdout_is_closed = !redirecting_stdout && errno == EBADF;
+  const bool stdout_is_closed = fcntl(STDOUT_FILENO, F_GETFD) < 0 && errno == EBADF;
   const bool redirecting_stderr = isatty(STDERR_FILENO);
 
   if (ignoring_input) {
     // Write-only, so a read fails at once instead of stopping a background job on the terminal.
     const int fd = open("/dev/null", O_WRONLY);
     if (fd < 0 || (fd != STDIN_FILENO && (dup2(fd, STDIN_FILENO) < 0 || close(fd) != 0))) {
-      uucore::Error(absl::StrCat("failed to render standard input unusable: ", strerror(errno)));
+      const int err = errno;  // Before Format(), which may read the locale.
+      uucore::Error(uucore::Format("failed to render standard input unusable") + Reason(err));
       return uucore::FailureStatus();
     }
-    if (!redirecting_stdout && !redirecting_stderr) uucore::Error("ignoring input");
+    if (!redirecting_stdout && !redirecting_stderr && !Notice(uucore::Format("ignoring input"))) {
+      return uucore::FailureStatus();
+    }
   }
 
   int out_fd = STDOUT_FILENO;  // Where stderr goes if it is a terminal.
   if (redirecting_stdout || (redirecting_stderr && stdout_is_closed)) {
     std::string name;
-    out_fd = OpenNohupOut(&name);
+    out_fd = OpenNohupOut(redirecting_stdout ? STDOUT_FILENO : -1, &name);
     if (out_fd < 0) return uucore::FailureStatus();
-    if (redirecting_stdout && out_fd != STDOUT_FILENO) {
-      if (dup2(out_fd, STDOUT_FILENO) < 0) {
-        uucore::Error(absl::StrCat("failed to redirect standard output: ", strerror(errno)));
-        return uucore::FailureStatus();
-      }
-      close(out_fd);
-      out_fd = STDOUT_FILENO;
+    const std::string quoted = uucore::QuoteFileName(name);
+    if (!Notice(ignoring_input ? uucore::Format("ignoring input and appending output to %s", quoted)
+                               : uucore::Format("appending output to %s", quoted))) {
+      return uucore::FailureStatus();  // nohup.out stays as it is (empty if just created), as GNU leaves it.
     }
-    uucore::Error(absl::StrCat(ignoring_input ? "ignoring input and appending output to " : "appending output to ",
-                               uucore::QuoteFileName(name)));
   }
 
   int saved_stderr = -1;  // The terminal, to report a failed exec where the user sees it.
   if (redirecting_stderr) {
-    saved_stderr = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
-    if (!redirecting_stdout) {
-      uucore::Error(ignoring_input ? "ignoring input and redirecting stderr to stdout"
-                                   : "redirecting stderr to stdout");
+    if (!redirecting_stdout &&
+        !Notice(uucore::Format(ignoring_input ? "ignoring input and redirecting standard error to standard output"
+                                              : "redirecting standard error to standard output"))) {
+      return uucore::FailureStatus();
     }
+    saved_stderr = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
     if (dup2(out_fd, STDERR_FILENO) < 0) {
-      uucore::Error(absl::StrCat("failed to redirect standard error: ", strerror(errno)));
+      const int err = errno;  // Before Format(), which may read the locale.
+      uucore::Error(uucore::Format("failed to redirect standard error") + Reason(err));
       return uucore::FailureStatus();
     }
     // A closed stdout stays closed (GNU); only stderr was sent to nohup.out.
@@ -159,17 +185,18 @@ int Run(const Options& options) {
   }
 
   signal(SIGHUP, SIG_IGN);  // The point of nohup: an ignored disposition survives exec.
-  const absl::Status exec = uucore::ExecReplacing(options.command);
+  execvp(options.command[0], options.command);
+  const int exec_errno = errno;
   // Report only where the user's original stderr is, as GNU: put the saved terminal back, and with fd 2 closed from
-  // the start (dup2 of a closed descriptor fails) say nothing rather than fail a write, which would turn the exit
-  // status into 125 (uucore::Finish counts a failed diagnostic).
+  // the start (dup2 of a closed descriptor fails) say nothing and keep 126/127, as GNU does; a message that cannot
+  // be written to an open stderr (/dev/full) makes uucore::Finish() return 125, as GNU's close_stdout.
   const int original_stderr = saved_stderr >= 0 ? saved_stderr : STDERR_FILENO;
   if (dup2(original_stderr, STDERR_FILENO) == STDERR_FILENO) {
-    uucore::Error(
-        absl::StrCat("failed to run command ", uucore::QuoteFileName(options.command[0]), ": ", exec.message()));
+    uucore::Error(uucore::Format("failed to run command %s", uucore::QuoteFileName(options.command[0])) +
+                  Reason(exec_errno));
   }
   // exit like sh, env, timeout: 127 if not found, 126 if found but not runnable.
-  return uucore::ExecFailureStatus(exec);
+  return uucore::ExecFailureStatus(exec_errno);
 }
 
 }  // namespace
