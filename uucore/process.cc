@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <termios.h>
 #include <sys/wait.h>
@@ -27,6 +28,11 @@ struct ChildPlan {
   pid_t parent;             // The caller, for the parent-death check.
   volatile int exec_errno;  // Written by the child (shared memory under vfork) when exec fails.
 };
+
+// rt_sigprocmask itself, without glibc's filtering of its own signals 32 and 33 (the kernel's sigset is 8 bytes).
+int RawSetMask(int how, const sigset_t* set, sigset_t* old) {
+  return static_cast<int>(syscall(SYS_rt_sigprocmask, how, set, old, 8));
+}
 
 // Runs in the vfork child, on the parent's memory: no allocation, no locks, no return; only syscalls and _exit.
 [[noreturn]] void ChildAfterVfork(ChildPlan* plan) {
@@ -55,7 +61,8 @@ struct ChildPlan {
     }
   }
   // The child's own mask last, right before exec: the caller's mask, not the one the parent uses to wait.
-  if (options.mask != nullptr) sigprocmask(SIG_SETMASK, options.mask, nullptr);
+  // The raw call: glibc's would drop its own signals 32 and 33 from the mask, and the child must get it exactly.
+  if (options.mask != nullptr) RawSetMask(SIG_SETMASK, options.mask, nullptr);
   execvp(plan->argv[0], plan->argv);
   plan->exec_errno = errno;  // Seen by the parent as soon as we _exit: vfork shares our memory with it.
   _exit(kExitCannotInvoke);
@@ -91,7 +98,7 @@ absl::StatusOr<pid_t> Spawn(char* const argv[], const SpawnOptions& options) {
   // Keep the caller's mask if none was asked for: read it now, before blocking everything.
   sigset_t all, caller_mask;
   sigfillset(&all);
-  pthread_sigmask(SIG_BLOCK, &all, &caller_mask);  // Block all: no handler may run in the child on our memory.
+  RawSetMask(SIG_BLOCK, &all, &caller_mask);  // Block all: no handler may run in the child on our memory.
   SpawnOptions child_options = options;
   if (child_options.mask == nullptr) child_options.mask = &caller_mask;
   const pid_t parent = options.parent_pid != 0 ? options.parent_pid : getpid();
@@ -99,7 +106,7 @@ absl::StatusOr<pid_t> Spawn(char* const argv[], const SpawnOptions& options) {
   const pid_t pid = vfork();
   if (pid == 0) ChildAfterVfork(&plan);
   const int fork_errno = errno;
-  pthread_sigmask(SIG_SETMASK, &caller_mask, nullptr);  // Give the caller its mask back on every path.
+  RawSetMask(SIG_SETMASK, &caller_mask, nullptr);  // Give the caller its mask back on every path, exactly.
   if (pid < 0) return absl::Status(absl::ErrnoToStatusCode(fork_errno),
                                    absl::StrCat(Format("fork system call failed"), ": ", ErrnoText(fork_errno)));
   if (plan.exec_errno != 0) {

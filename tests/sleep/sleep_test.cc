@@ -74,8 +74,8 @@ TEST(SleepTest, CommandLine) {
   ExpectCase({"version", {"sleep", "--version"}, 0,
               "sleep (coreutils) 0.1.0\nWritten from GNU coreutils' documented behaviour; shares no code with it.\n",
               ""});
-  ExpectCase({"messages name argv[0] as given", {"/bin/sleep", "x"}, 1, "",
-              "/bin/sleep: invalid time interval 'x'\nTry '/bin/sleep --help' for more information.\n"});
+  ExpectCase({"the message names the program, the Try line argv[0] (GNU 9.10)", {"/bin/sleep", "x"}, 1, "",
+              "sleep: invalid time interval 'x'\nTry '/bin/sleep --help' for more information.\n"});
 }
 
 // The same cases through GNU's own sleep, when the one installed is GNU's: our expectations are GNU's.

@@ -151,7 +151,7 @@ absl::StatusOr<MulticallRequest> ParseMulticall(int argc, char* argv[]) {
   MulticallRequest request;
   bool install = false, link_options = false;
   optind = 0;  // glibc: a full reset, so parsing can run more than once in a process (tests, fuzzing).
-  for (int c; (c = getopt_long(argc, argv, "+", kLongOptions, nullptr)) != -1;) {
+  for (int c; (c = uucore::GetoptLong(argc, argv, "+", kLongOptions)) != -1;) {
     switch (c) {
       case kList: request.action = MulticallRequest::kList; return request;
       case kHelpOpt: request.action = MulticallRequest::kHelp; return request;

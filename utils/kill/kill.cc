@@ -93,23 +93,11 @@ bool IsSignalOption(int c) { return IsDigit(c) || (c >= 'A' && c <= 'Z' && c != 
 
 absl::Status Usage(const std::string& message) { return absl::InvalidArgumentError(message); }
 
-// getopt's own complaint, in the user's language: the first pass ran with opterr off, so that the locale is taken
-// only when something goes wrong; the same scan of the same arguments stops at the same fault and says it.
-void ReportGetoptError(std::vector<char*> argv) {
-  uucore::UseUserLocale();  // glibc's catalog then translates getopt's messages, as for GNU's kill.
-  const int argc = static_cast<int>(argv.size());
-  argv.push_back(nullptr);
-  optind = 0;
-  opterr = 1;
-  for (int c = 0; c != '?' && c != -1;) c = getopt_long(argc, argv.data(), kShortOptions, kLongOptions, nullptr);
-}
-
 absl::StatusOr<Options> ParseArgs(int argc, char* argv[]) {
   Options options;
-  const std::vector<char*> original(argv, argv + argc);  // getopt reorders argv as it goes.
   optind = 0;  // glibc: a full reset, as Main may run twice in one process.
-  opterr = 0;
-  for (int c; (c = getopt_long(argc, argv, kShortOptions, kLongOptions, nullptr)) != -1;) {
+  // getopt's complaints come in the user's language (uucore::GetoptLong loads it only for a complaint).
+  for (int c; (c = uucore::GetoptLong(argc, argv, kShortOptions, kLongOptions)) != -1;) {
     const char* signal_arg = optarg;
     if (IsSignalOption(c)) {
       // -N after the first argument is a PID, a process group: the options end there, as in GNU. The PIDs that
@@ -132,7 +120,6 @@ absl::StatusOr<Options> ParseArgs(int argc, char* argv[]) {
         options.table = c != 'l';
         break;
       case '?':
-        ReportGetoptError(original);
         return Usage("");  // Only the Try line: getopt has said what was wrong.
       case kHelpOption:
         options.finished_status = uucore::Help(kHelp);
@@ -158,13 +145,6 @@ absl::StatusOr<Options> ParseArgs(int argc, char* argv[]) {
   return options;
 }
 
-// A diagnostic that does not stop the run. As GNU's error(), stdout goes out first, so that what was listed
-// before it comes before it, and a full stdout is found here ("write error" then has no reason, as in GNU).
-void Report(absl::string_view message) {
-  fflush(stdout);
-  uucore::Error(message);
-}
-
 // A PID as GNU reads it (strtoimax, base 10): optional leading whitespace and sign, digits, nothing after, and
 // within pid_t.
 bool ParsePid(absl::string_view arg, pid_t* pid) {
@@ -181,12 +161,10 @@ int SendSignals(int signal, char* const* pids) {
   for (; *pids != nullptr; ++pids) {
     pid_t pid = 0;
     if (!ParsePid(*pids, &pid)) {
-      Report(uucore::Format("%s: invalid process id", uucore::Quote(*pids)));
+      uucore::Error(uucore::Format("%s: invalid process id", uucore::Quote(*pids)));
       status = uucore::kExitFailure;
     } else if (kill(pid, signal) != 0) {
-      const int error = errno;
-      uucore::UseUserLocale();  // strerror() in the user's language, as GNU's error() prints it.
-      Report(absl::StrCat(uucore::Quote(*pids), ": ", strerror(error)));
+      uucore::Error(absl::StrCat(uucore::Quote(*pids), ": ", uucore::ErrnoText(errno)));
       status = uucore::kExitFailure;
     }
   }
@@ -233,7 +211,7 @@ int ListSignals(const Options& options) {
   for (char* const* arg = options.operands; *arg != nullptr; ++arg) {
     absl::StatusOr<int> signal = uucore::ParseSignal(*arg, /*allow_zero=*/true, /*allow_unnamed=*/true);
     if (!signal.ok()) {
-      Report(signal.status().message());
+      uucore::Error(signal.status().message());
       status = uucore::kExitFailure;
     } else if (options.table) {
       PrintRow(widths, *signal);

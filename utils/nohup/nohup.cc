@@ -67,7 +67,7 @@ int Run(const Options& options);
 
 absl::StatusOr<Options> ParseArgs(int argc, char* argv[]) {
   Options options;
-  for (int c; (c = getopt_long(argc, argv, kShortOptions, kLongOptions, nullptr)) != -1;) {
+  for (int c; (c = uucore::GetoptLong(argc, argv, kShortOptions, kLongOptions)) != -1;) {
     switch (c) {
       case kHelpOption: options.finished_status = uucore::Help(kHelp); return options;
       case kVersionOption: options.finished_status = uucore::Version("nohup"); return options;
@@ -80,10 +80,7 @@ absl::StatusOr<Options> ParseArgs(int argc, char* argv[]) {
 }
 
 // GNU's error() appends strerror in the user's language; the locale is read only now that a message needs it.
-std::string Reason(int err) {
-  uucore::UseUserLocale();
-  return absl::StrCat(": ", strerror(err));
-}
+std::string Reason(int err) { return absl::StrCat(": ", uucore::ErrnoText(err)); }
 
 // Writes a notice about what nohup did. False if it could not be written: nothing before the notices writes to
 // stderr, so its error flag is this notice's (and uucore::Finish() would turn it into 125 anyway).

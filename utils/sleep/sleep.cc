@@ -28,6 +28,7 @@ seconds, 'm' for minutes, 'h' for hours, 'd' for days.
 #include "absl/time/time.h"
 #include "uucore/cli.h"
 #include "uucore/duration.h"
+#include "uucore/i18n.h"
 #include "uucore/signal_wait.h"
 
 namespace {
@@ -53,7 +54,7 @@ int Run(const Options& options);  // Returns the exit status.
 absl::StatusOr<Options> ParseArgs(int argc, char* argv[]) {
   Options options;
   optind = 0;  // glibc: a full reset, as Main may run twice in one process.
-  for (int c; (c = getopt_long(argc, argv, kShortOptions, kLongOptions, nullptr)) != -1;) {
+  for (int c; (c = uucore::GetoptLong(argc, argv, kShortOptions, kLongOptions)) != -1;) {
     switch (c) {
       case kHelpOption:
         options.finished_status = uucore::Help(kHelp);
@@ -66,7 +67,7 @@ absl::StatusOr<Options> ParseArgs(int argc, char* argv[]) {
     }
   }
   // GNU counts arguments, not operands: `sleep --` sleeps for no time and succeeds.
-  if (argc <= 1) return absl::InvalidArgumentError("missing operand");
+  if (argc <= 1) return absl::InvalidArgumentError(uucore::Format("missing operand"));
   bool all_valid = true;
   for (int i = optind; i < argc; ++i) {
     absl::StatusOr<absl::Duration> d = uucore::ParseDuration(argv[i]);

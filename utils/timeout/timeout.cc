@@ -156,7 +156,7 @@ struct Options {  // Everything Run() needs; no globals.
 // already printed its own).
 absl::StatusOr<Options> ParseArgs(int argc, char* argv[]) {
   Options options;
-  for (int c; (c = getopt_long(argc, argv, kShortOptions, kLongOptions, nullptr)) != -1;) {
+  for (int c; (c = uucore::GetoptLong(argc, argv, kShortOptions, kLongOptions)) != -1;) {
     switch (c) {
       case 'f': options.foreground = true; break;
       case 'p': options.preserve_status = true; break;
@@ -169,9 +169,10 @@ absl::StatusOr<Options> ParseArgs(int argc, char* argv[]) {
         } else if (when == "exit") {
           options.kill_tree = KillTree::kOnExit;
         } else {  // As GNU's argmatch words it.
-          return absl::InvalidArgumentError(absl::StrCat("invalid argument ", uucore::Quote(when),
-                                                         " for '--tree'\nValid arguments are:\n  - 'timeout'\n"
-                                                         "  - 'exit'"));
+          return absl::InvalidArgumentError(absl::StrCat(
+              uucore::Format("invalid argument %s for %s", uucore::Quote(when), uucore::Quote("--tree")), "\n",
+              uucore::Format("Valid arguments are:"), "\n  - ", uucore::Quote("timeout"), "\n  - ",
+              uucore::Quote("exit")));
         }
         break;
       }
@@ -182,7 +183,8 @@ absl::StatusOr<Options> ParseArgs(int argc, char* argv[]) {
         break;
       }
       case 's': {
-        absl::StatusOr<int> sig = uucore::ParseSignal(optarg, /*allow_zero=*/true);  // GNU accepts 0 ("EXIT").
+        // GNU accepts 0 ("EXIT") and the numbers without a name (32, 33).
+        absl::StatusOr<int> sig = uucore::ParseSignal(optarg, /*allow_zero=*/true, /*allow_unnamed=*/true);
         if (!sig.ok()) return sig.status();
         options.signal = *sig;
         break;
