@@ -27,6 +27,7 @@
 #include "absl/strings/string_view.h"
 #include "uucore/cli.h"
 #include "uucore/quote.h"
+#include "uucore/signal_wait.h"
 #include "utils/coreutils/dispatch.h"
 #include "utils/coreutils/registry.h"
 
@@ -55,6 +56,8 @@ constexpr option kLongOptions[] = {
 };
 
 int RunUtility(const coreutils::Utility& utility, int argc, char* argv[]) {
+  // Signals that arrived since our first instruction act now, as they would have on arrival (entry.S).
+  if (!utility.keeps_signals_blocked) uucore::RestoreStartupSignalMask();
   uucore::SetProgram(argv[0], utility.failure_status);
   optind = 0;  // glibc: a full getopt reset, so each Main() parses from scratch.
   // Every utility's output is checked the same way: a lost write turns into "write error" and its failure status.
@@ -116,6 +119,8 @@ int Install(const std::string& dir, bool hard, bool force, const char* argv0) {
 
 int MulticallMain(int argc, char* argv[]) {
   uucore::SetProgram(argv[0], uucore::kExitFailure);
+  // --list, --install and usage errors run with the caller's mask; a utility's own run decides in RunUtility.
+  uucore::RestoreStartupSignalMask();
   absl::StatusOr<coreutils::MulticallRequest> request = coreutils::ParseMulticall(argc, argv);
   if (!request.ok()) {
     if (absl::IsNotFound(request.status())) {  // An unknown NAME is not a usage error: no Try line, as busybox.

@@ -20,7 +20,7 @@ constexpr Utility kUtilities[] = {
     {"kill", KillMain, uucore::kExitFailure},
     {"nohup", NohupMain, uucore::kExitCanceled},
     {"sleep", SleepMain, uucore::kExitFailure},
-    {"timeout", TimeoutMain, uucore::kExitCanceled},
+    {"timeout", TimeoutMain, uucore::kExitCanceled, /*keeps_signals_blocked=*/true},
     {"true", TrueMain, uucore::kExitFailure},
 };
 

@@ -732,7 +732,11 @@ int Run(const Options& options) {
 }  // namespace
 
 int TimeoutMain(int argc, char* argv[]) {
+  // Every signal is still blocked since our first instruction (utils/coreutils/entry.S): Run() keeps them pending
+  // until it waits for them; anything else runs with the mask we were started with (`timeout --help | head -c1`
+  // dies of SIGPIPE, as GNU's does).
   absl::StatusOr<Options> options = ParseArgs(argc, argv);
+  if (!options.ok() || options->action != Options::Action::kRun) uucore::RestoreStartupSignalMask();
   if (!options.ok()) return uucore::UsageError(options.status());
   switch (options->action) {
     case Options::Action::kHelp: return uucore::Help(kHelp);
