@@ -1,7 +1,9 @@
 #include "uucore/quote.h"
 
+#include <ctype.h>
 #include <libintl.h>
 #include <locale.h>
+#include <stdlib.h>
 #include <wchar.h>
 #include <wctype.h>
 
@@ -41,14 +43,20 @@ struct Unit {
 
 bool IsPrintableAscii(unsigned char c) { return c >= 0x20 && c < 0x7f; }
 
-// The whole string as units. The locale is consulted only when a byte outside ASCII is met.
+// The whole string as units. The locale is consulted only when a byte outside ASCII is met: in a single-byte
+// locale (C, POSIX, ISO-8859-1, ...) that byte is printable if isprint() says so (never in C); in a multibyte one
+// (UTF-8, EUC-JP, GB18030, ...) the character it starts is, if mbrtowc() decodes it and iswprint() accepts it.
 std::vector<Unit> Split(absl::string_view arg) {
   std::vector<Unit> units;
   units.reserve(arg.size());
-  int utf8 = -1;  // Unknown until needed.
+  int multibyte = -1;  // Unknown until needed.
   for (size_t i = 0; i < arg.size();) {
     const unsigned char c = arg[i];
-    if (c >= 0x80 && (utf8 < 0 ? (utf8 = LocaleIsUtf8() ? 1 : 0) : utf8) == 1) {
+    if (c >= 0x80 && multibyte < 0) {
+      UseUserLocale();
+      multibyte = MB_CUR_MAX > 1 ? 1 : 0;
+    }
+    if (c >= 0x80 && multibyte == 1) {
       wchar_t wc;
       mbstate_t state{};
       const size_t n = mbrtowc(&wc, arg.data() + i, arg.size() - i, &state);
@@ -61,7 +69,8 @@ std::vector<Unit> Split(absl::string_view arg) {
       }
       // Invalid or incomplete: this byte alone is escaped, and decoding resumes at the next.
     }
-    units.push_back({arg.substr(i, 1), IsPrintableAscii(c)});
+    const bool printable = c < 0x80 ? IsPrintableAscii(c) : multibyte == 0 && isprint(c) != 0;
+    units.push_back({arg.substr(i, 1), printable});
     ++i;
   }
   return units;

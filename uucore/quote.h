@@ -2,11 +2,11 @@
 //
 // One function, QuoteAs(), writes a string in any of the ten styles GNU's ls --quoting-style and QUOTING_STYLE
 // name; Quote() and QuoteFileName() are its two styles for messages. What counts as printable follows the user's
-// locale (uucore/i18n.h), as in GNU: under a UTF-8 locale a valid multibyte character that iswprint() accepts is
-// kept as it is, and every other byte (invalid UTF-8, a non-printable character's bytes, controls) is escaped one
-// byte at a time; under C, POSIX and every locale that is not UTF-8, each byte outside printable ASCII is escaped.
-// A string of printable ASCII is quoted without looking at the locale at all (except for the locale styles'
-// quote characters), so callers that quote plain names pay nothing for the locale.
+// locale's character set (uucore/i18n.h), as in GNU: under UTF-8 (or another multibyte set) a valid character that
+// iswprint() accepts is kept as it is, and every other byte (invalid UTF-8, a non-printable character's bytes,
+// controls) is escaped one byte at a time; under C and POSIX each byte outside printable ASCII is escaped; in a
+// single-byte locale (ISO-8859-1) a byte that isprint() accepts is kept. A string of printable ASCII is quoted
+// without looking at the locale at all (but for the locale styles' quotes), so plain names cost nothing more.
 #ifndef UUCORE_QUOTE_H_
 #define UUCORE_QUOTE_H_
 

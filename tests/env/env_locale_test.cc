@@ -55,6 +55,26 @@ TEST(EnvLocaleTest, Utf8Quotes) {
   ExpectCase({"QUOTING_STYLE=clocale", {"env", "-i", "A=\""}, 0, "‘A’=‘\"’\n", ""}, clocale_style);
 }
 
+// The locale's own character set decides what is printable, as in GNU: a Latin-1 byte that isprint() accepts, a
+// whole EUC-JP or GB18030 character (whose second byte may be a '\\'); messages stay English (LC_CTYPE only).
+TEST(EnvLocaleTest, OtherCharacterSets) {
+  struct Set {
+    std::string source, charmap, arg, quoted;
+  };
+  for (const Set& set : std::vector<Set>{
+           {"de_DE", "ISO-8859-1", "\xe9\x85", "'\xe9\\205'"},  // é kept; 0x85 is a C1 control.
+           {"ja_JP", "EUC-JP", "x\xa4\xa2y\xa4", "'x\xa4\xa2y\\244'"},  // あ kept; a lone lead byte escaped.
+           {"zh_CN", "GB18030", "x\x95\\y", "'x\x95\\y'"},             // One character, then "y".
+       }) {
+    const GeneratedLocale locale = MakeLocale(set.source, set.charmap);
+    if (!locale.skip_reason.empty()) GTEST_SKIP() << locale.skip_reason;
+    Options options;
+    options.env = {locale.env[0], "LC_ALL=", "LC_CTYPE=" + locale.name};
+    ExpectCase({set.charmap, {"env", "-i", set.arg}, 127, "", "env: " + set.quoted + ": No such file or directory\n"},
+               options);
+  }
+}
+
 // GNU's German catalog translates env's messages; the operand quotes stay ‘…’: GNU 9.10 looks them up in the
 // "gnulib" text domain, which Debian does not install (coreutils.mo's „…“ is not used).
 TEST(EnvLocaleTest, GermanMessages) {
