@@ -1,11 +1,80 @@
 #include "uucore/quote.h"
 
-#include <string>
+#include <ctype.h>
+#include <libintl.h>
+#include <locale.h>
+#include <stdlib.h>
+#include <wchar.h>
+#include <wctype.h>
 
-#include "absl/strings/str_cat.h"
+#include <string>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/string_view.h"
+#include "absl/types/optional.h"
+#include "uucore/i18n.h"
 
 namespace uucore {
 namespace {
+
+constexpr struct {
+  const char* name;
+  QuotingStyle style;
+} kStyleNames[] = {
+    {"literal", QuotingStyle::kLiteral},
+    {"shell", QuotingStyle::kShell},
+    {"shell-always", QuotingStyle::kShellAlways},
+    {"shell-escape", QuotingStyle::kShellEscape},
+    {"shell-escape-always", QuotingStyle::kShellEscapeAlways},
+    {"c", QuotingStyle::kC},
+    {"c-maybe", QuotingStyle::kCMaybe},
+    {"escape", QuotingStyle::kEscape},
+    {"locale", QuotingStyle::kLocale},
+    {"clocale", QuotingStyle::kCLocale},
+};
+
+// One piece of the string as quoting sees it: a printable character (one ASCII byte, or one multibyte character
+// under a UTF-8 locale), or a single byte that is not printable.
+struct Unit {
+  absl::string_view bytes;
+  bool printable;
+};
+
+bool IsPrintableAscii(unsigned char c) { return c >= 0x20 && c < 0x7f; }
+
+// The whole string as units. The locale is consulted only when a byte outside ASCII is met: in a single-byte
+// locale (C, POSIX, ISO-8859-1, ...) that byte is printable if isprint() says so (never in C); in a multibyte one
+// (UTF-8, EUC-JP, GB18030, ...) the character it starts is, if mbrtowc() decodes it and iswprint() accepts it.
+std::vector<Unit> Split(absl::string_view arg) {
+  std::vector<Unit> units;
+  units.reserve(arg.size());
+  int multibyte = -1;  // Unknown until needed.
+  for (size_t i = 0; i < arg.size();) {
+    const unsigned char c = arg[i];
+    if (c >= 0x80 && multibyte < 0) {
+      UseUserLocale();
+      multibyte = MB_CUR_MAX > 1 ? 1 : 0;
+    }
+    if (c >= 0x80 && multibyte == 1) {
+      wchar_t wc;
+      mbstate_t state{};
+      const size_t n = mbrtowc(&wc, arg.data() + i, arg.size() - i, &state);
+      if (n != static_cast<size_t>(-1) && n != static_cast<size_t>(-2) && n > 0) {
+        const bool printable = iswprint(static_cast<wint_t>(wc)) != 0;
+        if (printable) units.push_back({arg.substr(i, n), true});
+        for (size_t k = 0; !printable && k < n; ++k) units.push_back({arg.substr(i + k, 1), false});
+        i += n;
+        continue;
+      }
+      // Invalid or incomplete: this byte alone is escaped, and decoding resumes at the next.
+    }
+    const bool printable = c < 0x80 ? IsPrintableAscii(c) : multibyte == 0 && isprint(c) != 0;
+    units.push_back({arg.substr(i, 1), printable});
+    ++i;
+  }
+  return units;
+}
 
 // \a \b \t \n \v \f \r as their C escape letter, else 0.
 char CEscapeLetter(unsigned char c) {
@@ -21,9 +90,7 @@ char CEscapeLetter(unsigned char c) {
   }
 }
 
-bool IsPrintableAscii(unsigned char c) { return c >= 0x20 && c < 0x7f; }
-
-// A C escape, or three octal digits as GNU's quotearg writes bytes that are not printable in the C locale.
+// A C escape, or three octal digits, for a byte that is not printable.
 void AppendEscaped(unsigned char c, std::string* out) {
   *out += '\\';
   if (const char letter = CEscapeLetter(c)) {
@@ -35,70 +102,163 @@ void AppendEscaped(unsigned char c, std::string* out) {
   *out += static_cast<char>('0' + (c & 7));
 }
 
-// The bytes GNU keeps in its double-quoted form; '#' and '~' only as the first byte.
-bool DoubleQuotable(absl::string_view arg) {
-  for (size_t i = 0; i < arg.size(); ++i) {
-    const unsigned char c = arg[i];
-    const bool harmless = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                          (c != 0 && absl::string_view(" %'+,-./:@]_").find(c) != absl::string_view::npos) ||
-                          (i == 0 && (c == '#' || c == '~'));
+// ---- The backslash styles: c, c-maybe, escape, locale, clocale.
+
+struct Quotes {
+  std::string open, close;
+};
+
+// GNU's gettext_quote(): a translation of "`" or "'" in the gnulib domain, else the UTF-8 quotes, else ASCII.
+std::string LocaleQuote(const char* msgid, bool utf8, const char* ascii) {
+  UseUserLocale();
+  const char* translated = dcgettext("gnulib", msgid, LC_MESSAGES);
+  if (translated != msgid) return translated;  // Found in a catalog, even if spelled the same (GNU compares so).
+  if (utf8) return msgid[0] == '`' ? "\xe2\x80\x98" : "\xe2\x80\x99";
+  return ascii;
+}
+
+// Looked up once: the locale does not change after UseUserLocale().
+const Quotes& LocaleQuotes(bool clocale) {
+  if (clocale) {
+    static const Quotes quotes = {LocaleQuote("`", LocaleIsUtf8(), "\""), LocaleQuote("'", LocaleIsUtf8(), "\"")};
+    return quotes;
+  }
+  static const Quotes quotes = {LocaleQuote("`", LocaleIsUtf8(), "'"), LocaleQuote("'", LocaleIsUtf8(), "'")};
+  return quotes;
+}
+
+std::string QuoteWithBackslashes(absl::string_view arg, QuotingStyle style) {
+  Quotes quotes;
+  if (style == QuotingStyle::kC || style == QuotingStyle::kCMaybe) {
+    quotes = {"\"", "\""};
+  } else if (style == QuotingStyle::kLocale || style == QuotingStyle::kCLocale) {
+    quotes = LocaleQuotes(style == QuotingStyle::kCLocale);
+  }
+  std::string body;
+  body.reserve(arg.size() + 2);
+  bool escaped = false;  // Whether anything but a backslash needed an escape (c-maybe then quotes).
+  const std::vector<Unit> units = Split(arg);
+  for (size_t i = 0; i < units.size(); ++i) {
+    const Unit& unit = units[i];
+    const size_t offset = static_cast<size_t>(unit.bytes.data() - arg.data());
+    if (!quotes.close.empty() && absl::StartsWith(arg.substr(offset), quotes.close)) {
+      body += '\\';  // The closing quote inside the string, escaped; it may span units (French " »").
+      body += quotes.close;
+      escaped = true;
+      while (i + 1 < units.size() && units[i + 1].bytes.data() < arg.data() + offset + quotes.close.size()) ++i;
+      continue;
+    }
+    if (!unit.printable) {
+      AppendEscaped(static_cast<unsigned char>(unit.bytes[0]), &body);
+      escaped = true;
+    } else if (unit.bytes == "\\") {
+      body += "\\\\";
+    } else if (unit.bytes == " " && style == QuotingStyle::kEscape) {
+      body += "\\ ";
+    } else {
+      body.append(unit.bytes.data(), unit.bytes.size());
+    }
+  }
+  if (style == QuotingStyle::kCMaybe && !escaped) return std::string(arg);
+  return quotes.open + body + quotes.close;
+}
+
+// ---- The shell styles: shell, shell-always, shell-escape, shell-escape-always.
+
+bool NeedsShellQuoting(const Unit& unit, size_t position, size_t size) {
+  const unsigned char c = unit.bytes[0];
+  if (unit.bytes.size() > 1) return false;  // A printable multibyte character.
+  if (c == '\t' || c == '\n' || c == '\r') return true;
+  if (!IsPrintableAscii(c)) return false;  // Only the -escape styles quote these (their caller checks).
+  if (absl::string_view(" !\"$&'()*;<=>?[\\^`|").find(static_cast<char>(c)) != absl::string_view::npos) return true;
+  if (position == 0 && (c == '#' || c == '~')) return true;
+  return size == 1 && (c == '{' || c == '}');  // Alone, a shell's reserved word.
+}
+
+// Whether a string with a ' may go between double quotes as it is.
+bool DoubleQuotable(const std::vector<Unit>& units) {
+  size_t position = 0;
+  for (const Unit& unit : units) {
+    const unsigned char c = unit.bytes[0];
+    const bool harmless = (unit.printable && unit.bytes.size() > 1) || (c >= 'a' && c <= 'z') ||
+                          (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                          (c != 0 && absl::string_view(" %'+,-./:@]_").find(static_cast<char>(c)) !=
+                                         absl::string_view::npos) ||
+                          (position == 0 && (c == '#' || c == '~'));
     if (!harmless) return false;
+    position += unit.bytes.size();
   }
   return true;
 }
 
-// ARG between single quotes with $'...' segments for unprintable bytes. IN_SEGMENT: start as if a segment were
-// open (GNU's quirk). Returns whether a segment was open at the end.
-bool AppendSingleQuoted(absl::string_view arg, bool in_segment, std::string* out) {
-  *out += '\'';
-  for (unsigned char c : arg) {
-    if (c == '\'') {
-      *out += "'\\''";  // Closes whatever is open, a quoted quote, and reopens plain quoting.
+std::string QuoteForShell(absl::string_view arg, QuotingStyle style) {
+  const bool always = style == QuotingStyle::kShellAlways || style == QuotingStyle::kShellEscapeAlways;
+  const bool escapes = style == QuotingStyle::kShellEscape || style == QuotingStyle::kShellEscapeAlways;
+  const std::vector<Unit> units = Split(arg);
+  bool needed = always || arg.empty();
+  bool has_single_quote = false;
+  size_t position = 0;
+  for (const Unit& unit : units) {
+    needed = needed || NeedsShellQuoting(unit, position, arg.size()) || (escapes && !unit.printable);
+    has_single_quote = has_single_quote || unit.bytes == "'";
+    position += unit.bytes.size();
+  }
+  if (!needed) return std::string(arg);
+  if (has_single_quote && DoubleQuotable(units)) return "\"" + std::string(arg) + "\"";
+  std::string out = "'";
+  bool in_segment = false;  // Inside a $'...' segment of escapes.
+  for (const Unit& unit : units) {
+    if (unit.bytes == "'") {
+      out += "'\\''";  // Closes what is open, a quoted quote, and reopens plain quoting.
       in_segment = false;
-    } else if (!IsPrintableAscii(c)) {
-      if (!in_segment) *out += "'$'";
+    } else if (escapes && !unit.printable) {
+      if (!in_segment) out += "'$'";
       in_segment = true;
-      AppendEscaped(c, out);
+      AppendEscaped(static_cast<unsigned char>(unit.bytes[0]), &out);
     } else {
-      if (in_segment) *out += "''";
+      if (in_segment) out += "''";
       in_segment = false;
-      *out += static_cast<char>(c);
+      out.append(unit.bytes.data(), unit.bytes.size());
     }
   }
-  *out += '\'';
-  return in_segment;
+  out += '\'';
+  return out;
 }
 
 }  // namespace
 
-std::string Quote(absl::string_view arg) {
-  std::string out;
-  out.reserve(arg.size() + 2);
-  out += '\'';
-  for (unsigned char c : arg) {
-    if (c == '\'' || c == '\\') {
-      out += '\\';
-      out += static_cast<char>(c);
-    } else if (!IsPrintableAscii(c)) {
-      AppendEscaped(c, &out);
-    } else {
-      out += static_cast<char>(c);
+absl::optional<QuotingStyle> ParseQuotingStyle(absl::string_view name) {
+  absl::optional<QuotingStyle> prefix_match;
+  int prefix_matches = 0;
+  for (const auto& entry : kStyleNames) {
+    if (name == entry.name) return entry.style;
+    if (!name.empty() && absl::StartsWith(entry.name, name)) {
+      prefix_match = entry.style;
+      ++prefix_matches;
     }
   }
-  out += '\'';
-  return out;
+  if (prefix_matches == 1) return prefix_match;
+  return absl::nullopt;
 }
 
-std::string QuoteFileName(absl::string_view arg) {
-  const bool has_single_quote = arg.find('\'') != absl::string_view::npos;
-  if (has_single_quote && DoubleQuotable(arg)) return absl::StrCat("\"", arg, "\"");
-  std::string out;
-  const bool ends_in_segment = AppendSingleQuoted(arg, false, &out);
-  if (has_single_quote && ends_in_segment) {  // GNU's quirk: it writes the name again from where it ended.
-    out.clear();
-    AppendSingleQuoted(arg, true, &out);
+std::string QuoteAs(absl::string_view arg, QuotingStyle style) {
+  switch (style) {
+    case QuotingStyle::kLiteral: return std::string(arg);
+    case QuotingStyle::kShell:
+    case QuotingStyle::kShellAlways:
+    case QuotingStyle::kShellEscape:
+    case QuotingStyle::kShellEscapeAlways: return QuoteForShell(arg, style);
+    case QuotingStyle::kC:
+    case QuotingStyle::kCMaybe:
+    case QuotingStyle::kEscape:
+    case QuotingStyle::kLocale:
+    case QuotingStyle::kCLocale: return QuoteWithBackslashes(arg, style);
   }
-  return out;
+  return std::string(arg);
 }
+
+std::string Quote(absl::string_view arg) { return QuoteAs(arg, QuotingStyle::kLocale); }
+
+std::string QuoteFileName(absl::string_view arg) { return QuoteAs(arg, QuotingStyle::kShellEscapeAlways); }
 
 }  // namespace uucore

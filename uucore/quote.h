@@ -1,36 +1,78 @@
-// uucore/quote.h -- GNU's quoting of operands and file names in messages under LC_ALL=C.
+// uucore/quote.h -- GNU's quoting styles, for operands in messages and for printed names and values.
+//
+// One function, QuoteAs(), writes a string in any of the ten styles GNU's ls --quoting-style and QUOTING_STYLE
+// name; Quote() and QuoteFileName() are its two styles for messages. What counts as printable follows the user's
+// locale's character set (uucore/i18n.h), as in GNU: under UTF-8 (or another multibyte set) a valid character that
+// iswprint() accepts is kept as it is, and every other byte (invalid UTF-8, a non-printable character's bytes,
+// controls) is escaped one byte at a time; under C and POSIX each byte outside printable ASCII is escaped; in a
+// single-byte locale (ISO-8859-1) a byte that isprint() accepts is kept. A string of printable ASCII is quoted
+// without looking at the locale at all (but for the locale styles' quotes), so plain names cost nothing more.
 #ifndef UUCORE_QUOTE_H_
 #define UUCORE_QUOTE_H_
 
 #include <string>
 
 #include "absl/strings/string_view.h"
+#include "absl/types/optional.h"
 
 namespace uucore {
 
+// The styles, as GNU names them. With "x y'z\t" (printable ASCII but for the tab), under LC_ALL=C:
+//   kLiteral           x y'z<TAB>          the string unchanged
+//   kShell             'x y'\''z<TAB>'     kShellAlways, but bare when no byte needs quoting for a shell
+//   kShellAlways       'x y'\''z<TAB>'     single quotes, each ' as '\''; other bytes unchanged
+//   kShellEscape       'x y'\''z'$'\t'     kShellEscapeAlways, but bare when nothing needs quoting
+//   kShellEscapeAlways 'x y'\''z'$'\t'     single quotes, with $'...' segments for bytes that are not printable
+//   kC                 "x y'z\t"           double quotes, C escapes: \" \\ \a \b \t \n \v \f \r, \ooo
+//   kCMaybe            "x y'z\t"           kC, but bare when nothing needs an escape (a lone \ does not)
+//   kEscape            x\ y'z\t            kC's escapes without quotes; a space becomes "\ " (as ls shows it)
+//   kLocale            'x y\'z\t'          the locale's quotes (below), escapes as kC; the closing quote escaped
+//   kCLocale           "x y'z\t"           kLocale, with " instead of ' where the locale has no quotes of its own
+// Shell styles need quoting for: the empty string; any of TAB LF CR space ! " $ & ' ( ) * ; < = > ? [ \ ^ ` |;
+// # or ~ as the first byte; { or } as the whole string; and, in the -escape styles, any byte not printable. A
+// string with a ' whose other characters are all letters, digits, printable non-ASCII characters or
+// ` %+,-./:@]_` (# and ~ as the first byte) is written between double quotes instead: "it's".
+// The locale styles' quotes are GNU's: the translations of the msgids "`" and "'" in the "gnulib" text domain (the
+// domain GNU 9.10 looks them up in; a German gnulib.mo gives „x“); without one, ‘x’ (U+2018, U+2019) under UTF-8,
+// else 'x' (kLocale) or "x" (kCLocale).
+enum class QuotingStyle {
+  kLiteral,
+  kShell,
+  kShellAlways,
+  kShellEscape,
+  kShellEscapeAlways,
+  kC,
+  kCMaybe,
+  kEscape,
+  kLocale,
+  kCLocale,
+};
+
+// ParseQuotingStyle()
+//
+// The style NAME names ("literal", "shell", "shell-always", "shell-escape", "shell-escape-always", "c",
+// "c-maybe", "escape", "locale", "clocale"), or an unambiguous abbreviation of one, as ls reads QUOTING_STYLE
+// ("lit", "shell-escape-a"; "c" is exact). nullopt for anything else ("", "sh", "C", "invalid").
+absl::optional<QuotingStyle> ParseQuotingStyle(absl::string_view name);
+
+// QuoteAs()
+//
+// ARG written in STYLE (see QuotingStyle). Output agrees with GNU 9.1's `ls --quoting-style=STYLE` for file names
+// and with GNU 9.10's quote() and quoteaf() for operands, under C and C.UTF-8 (uucore/quote_test.cc).
+std::string QuoteAs(absl::string_view arg, QuotingStyle style);
+
 // Quote()
 //
-// Returns ARG between ASCII single quotes, escaping as GNU coreutils does in the C locale: `'` -> `\'`,
-// `\` -> `\\`, the C escapes \a \b \t \n \v \f \r, and any other byte outside printable ASCII as three octal
-// digits (`\351`). Used for operands in messages: "invalid time interval 'a\'b'".
+// QuoteAs(arg, kLocale): GNU's quote(), for operands in messages. "invalid time interval 'a\'b'" under C,
+// "invalid time interval ‘a'b’" under C.UTF-8.
 std::string Quote(absl::string_view arg);
 
 // QuoteFileName()
 //
-// Returns ARG quoted as GNU coreutils quotes file names in some messages (its quoteaf(): "shell-escape-always"
-// style) in the C locale, so that a shell would read most results back as ARG:
-//   - ARG with a `'` whose other bytes are all letters, digits or ` %'+,-./:@]_` (and `#` or `~` as its first
-//     byte) goes between double quotes, as it is: "a'b".
-//   - Anything else goes between single quotes: '' for the empty string, 'a b', 'a\b', '$x'. Each `'` becomes
-//     `'\''`; each run of bytes outside printable ASCII becomes a $'...' segment spliced between the quoted parts,
-//     with the C escapes \a \b \t \n \v \f \r or three octal digits: 'a'$'\t''b', ''$'\303\274''_x' (a leading
-//     run follows an empty '' pair), 'x_'$'\303\274' (a trailing run ends the result).
-//   - GNU 9.1's quirk, reproduced: when ARG has a `'` (and no double quotes) and ends in a byte outside printable
-//     ASCII, the result starts as if a $'...' segment were open: a first ordinary byte gets an extra '' before it
-//     ('''a'\'''$'\303\274' for a'\303\274) and a first unprintable byte loses its `'$'` opener ('\001'\'''$'\001'
-//     for \001'\001, which a shell would not read back as ARG).
-// Used, as in GNU, for env's "cannot change directory to DIR" and -v "chdir:", nohup's "failed to run command",
-// "failed to open" and "appending output to". Other operands use Quote().
+// QuoteAs(arg, kShellEscapeAlways): GNU's quoteaf(), which a few messages use for file names so that a shell
+// would read the result back as ARG: 'a b', "a'b", 'a'$'\t''b', ''$'\303\274''_x' (C locale), 'ü_x' (UTF-8).
+// Used, as in GNU, for env's "cannot change directory to DIR" and -v "chdir:" and "argv0:", nohup's "failed to
+// run command", "failed to open" and "appending output to". Other operands use Quote().
 std::string QuoteFileName(absl::string_view arg);
 
 }  // namespace uucore

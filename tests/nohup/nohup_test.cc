@@ -300,10 +300,17 @@ TEST(NohupTest, QuotesTheOutputFileAsAFileName) {
                           "nohup: failed to open \"/proc/d'q/nohup.out\": No such file or directory\n");
 }
 
+// GNU 9.10's quoting where 9.1's differs (uucore/quote_test.cc, QuoteFileNameWithoutGnu91sQuirk).
+TEST(NohupTest, QuotesAsGnu910) {
+  ExpectCase({"a ' before UTF-8", {"nohup", "a'\303\274"}, 127, "",
+              "nohup: failed to run command 'a'\\'''$'\\303\\274': No such file or directory\n"});
+}
+
 // The same arguments and terminals through GNU's nohup and ours: status, stdout, stderr and terminal must match.
 TEST(NohupTest, QuotingSameAsGnu) {
   if (access("/usr/bin/nohup", X_OK) != 0) GTEST_SKIP() << "no /usr/bin/nohup";
-  for (const std::string command : {"a'b", "a\tb", "a\001b", "a\\b", "\303\274_x", "a'\303\274", "a'b\"c$", ""}) {
+  // "a'\303\274" is not here: GNU 9.1 quotes it with a quirk that 9.10 dropped (QuotesAsGnu910).
+  for (const std::string command : {"a'b", "a\tb", "a\001b", "a\\b", "\303\274_x", "a'b\"c$", ""}) {
     Result gnu = RunProgram("/usr/bin/nohup", {"nohup", command});
     Result ours = Invoke({"nohup", command});
     EXPECT_EQ(ours.status, gnu.status) << command;

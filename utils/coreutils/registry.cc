@@ -6,6 +6,7 @@
 #include "utils/env/env.h"
 #include "utils/kill/kill.h"
 #include "utils/nohup/nohup.h"
+#include "utils/printenv/printenv.h"
 #include "utils/sleep/sleep.h"
 #include "utils/timeout/timeout.h"
 #include "utils/true/true.h"
@@ -19,6 +20,7 @@ constexpr Utility kUtilities[] = {
     {"false", FalseMain, uucore::kExitFailure},
     {"kill", KillMain, uucore::kExitFailure},
     {"nohup", NohupMain, uucore::kExitCanceled},
+    {"printenv", PrintenvMain, kPrintenvFailure},
     {"sleep", SleepMain, uucore::kExitFailure},
     {"timeout", TimeoutMain, uucore::kExitCanceled, /*keeps_signals_blocked=*/true},
     {"true", TrueMain, uucore::kExitFailure},

@@ -1,11 +1,17 @@
-// env -- run a program in a modified environment. Follows GNU env(1) 9.1; tests/env/env_test.cc pins it.
+// env -- run a program in a modified environment. Follows GNU env(1) 9.10, plus two things of GNU's development
+// branch (issue 14): --env0-from, and the printed environment quoted per QUOTING_STYLE. tests/env/env_test.cc pins it.
 constexpr char kHelp[] = R"(Usage: %s [OPTION]... [-] [NAME=VALUE]... [COMMAND [ARG]...]
 Run COMMAND in a changed environment, where each NAME has the given VALUE.
 Without a COMMAND, print the environment that results instead.
 
 An argument that a long option requires is required by its short form too.
+  -a, --argv0=ARG      give COMMAND the name ARG (its argv[0])
   -i, --ignore-environment  begin with no variables at all
-  -0, --null           print a NUL, not a newline, after each variable
+  -0, --null           print a NUL, not a newline, after each variable,
+                       and quote nothing
+      --env0-from=FILE  add the NUL-terminated NAME=VALUE entries of FILE
+                        ('-': standard input), in order with NAME=VALUE;
+                        after -i they are kept exactly as they are
   -u, --unset=NAME     take NAME out of the environment
   -C, --chdir=DIR      run COMMAND with DIR as its working directory
   -S, --split-string=S  split S into words (honouring quotes, escapes and
@@ -20,20 +26,37 @@ An argument that a long option requires is required by its short form too.
       --help        show this help text, then exit
       --version     show version information, then exit
 
-A lone '-' has the same effect as -i.
+A lone '-' has the same effect as -i.  The environment is printed with each
+name and value quoted as QUOTING_STYLE says (literal, shell, shell-always,
+shell-escape, shell-escape-always, c, c-maybe, escape, locale, clocale);
+shell-escape when it is unset.
 
 SIG is a signal's name (e.g. 'PIPE') or number (e.g. '13'), or several of
 them separated by commas; when SIG is left out, every signal is affected.
+
+Exit status: 125 if env itself fails, 126 if COMMAND cannot be run, 127 if it
+is not found, else COMMAND's own.
 )";
 // Order of work, as GNU: parse (an -S string is split where it stands and parsing resumes over its words, so it
-// may hold options; -v traces the split); then -i, -u (ignored after -i), NAME=VALUE; with no COMMAND print the
-// environment (-C is then an error; signal options are ignored); else signal dispositions, the signal mask,
-// --list-signal-handling, -C, and exec, searching PATH. -0 with a COMMAND is an error.
+// may hold options; -v traces the split; --block-signal of glibc's unnamed signals 32 and 33 fails here); then -i,
+// every -u (none after -i), the --env0-from entries (each FILE where its option stands) and the NAME=VALUE
+// operands in order; with no COMMAND print the environment (-C, then -a, are then errors; signal options are
+// ignored); else -0 is an error, then signal dispositions, the signal mask, --list-signal-handling, -C, and exec
+// of COMMAND (searched in the new PATH) with argv[0] from -a.
+// --env0-from: after -i each entry is added exactly as read (duplicates, entries without '=', empty ones), so
+// `env -0 >f; env -i --env0-from=f env -0` reproduces f byte for byte; without -i an entry with '=' is set as a
+// NAME=VALUE operand would be (replacing that NAME's first entry) and one without '=' is added as it is. A last
+// entry without its NUL counts too.
+// Printing: QUOTING_STYLE is read from env's own environment as it started (not the one printed); an invalid
+// value is warned about and shell-escape used; -0 prints every entry exactly as it is. The user's locale (for
+// messages and quotes) is also env's own, as GNU takes it at start-up, whatever -i, -u or NAME=VALUE change.
 // Exit status: 0 after printing; 125 env itself failed (usage, -u NAME with '=', a bad -S string, a signal action
-// that cannot be set for a named signal, -C DIR); 126 COMMAND found but not runnable; 127 not found; else COMMAND's.
+// that cannot be set for a named signal, -C DIR, an unreadable --env0-from FILE); 126 COMMAND found but not
+// runnable; 127 not found; else COMMAND's.
 #include "utils/env/env.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
@@ -41,16 +64,22 @@ them separated by commas; when SIG is left out, every signal is affected.
 #include <string.h>
 #include <unistd.h>
 
+#include <climits>
 #include <forward_list>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "absl/types/optional.h"
+#include "utils/env/print_env.h"
 #include "utils/env/split.h"
 #include "uucore/cli.h"
+#include "uucore/i18n.h"
 #include "uucore/process.h"
 #include "uucore/quote.h"
 #include "uucore/signals.h"
@@ -59,11 +88,20 @@ extern char** environ;
 
 namespace {
 
-constexpr char kShortOptions[] = "+C:iS:u:v0";  // '+': stop at the first NAME=VALUE or COMMAND.
-enum { kBlockSignal = 256, kDefaultSignal, kIgnoreSignal, kListSignals, kHelpOption, kVersionOption };
+constexpr char kShortOptions[] = "+a:C:iS:u:v0";  // '+': stop at the first NAME=VALUE or COMMAND.
+enum {
+  kBlockSignal = 256,
+  kDefaultSignal,
+  kIgnoreSignal,
+  kListSignals,
+  kEnv0From,
+  kHelpOption,
+  kVersionOption,
+};
 // In GNU's order: getopt lists an ambiguous abbreviation's candidates in table order ("--d": '--default-signal'
 // '--debug'; "--i": '--ignore-environment' '--ignore-signal').
 constexpr option kLongOptions[] = {
+    {"argv0", required_argument, nullptr, 'a'},
     {"ignore-environment", no_argument, nullptr, 'i'},
     {"null", no_argument, nullptr, '0'},
     {"unset", required_argument, nullptr, 'u'},
@@ -74,6 +112,7 @@ constexpr option kLongOptions[] = {
     {"list-signal-handling", no_argument, nullptr, kListSignals},
     {"debug", no_argument, nullptr, 'v'},
     {"split-string", required_argument, nullptr, 'S'},
+    {"env0-from", required_argument, nullptr, kEnv0From},
     {"help", no_argument, nullptr, kHelpOption},
     {"version", no_argument, nullptr, kVersionOption},
     {nullptr, 0, nullptr, 0},
@@ -85,14 +124,16 @@ enum class Action : unsigned char { kKeep, kDefault, kIgnore };
 enum class Mask : unsigned char { kKeep, kBlock, kUnblock };
 struct SignalPlan {
   Action action = Action::kKeep;
-  bool from_all = false;  // Set by an option without SIG: a signal that cannot be changed (KILL) is skipped.
+  bool from_all = false;  // Set by an option without SIG: a signal that cannot be changed (KILL, 32) is skipped.
   Mask mask = Mask::kKeep;
 };
 
 struct Options {  // Everything Run() needs; no globals.
   bool ignore_environment = false, null = false, debug = false, list_signals = false;
   const char* chdir = nullptr;
+  const char* argv0 = nullptr;
   std::vector<const char*> unset;
+  std::vector<const char*> env0_files;  // --env0-from, in order.
   SignalPlan signals[NSIG];
   char** operands = nullptr;  // [NAME=VALUE]... [COMMAND [ARG]...], null-terminated.
   int finished_status = -1;   // >= 0: --help or --version already answered with this status.
@@ -109,9 +150,32 @@ int Run(const Options& options);  // Returns the exit status.
 
 bool IsSpace(int c) { return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'; }
 
-// glibc keeps signals 32 and 33 for its threads: they have no name and cannot be handled, so they are no signal
-// to env (GNU rejects "32" and skips them when SIG is omitted).
-bool IsUsableSignal(int sig) { return sig >= 1 && sig <= uucore::MaxSignal() && (sig < 32 || sig >= SIGRTMIN); }
+// glibc keeps signals 32 and 33 for its threads: they have no name, their action cannot be read or set and their
+// mask bit cannot be set. GNU 9.10 accepts them by number; an option without SIG skips them for the mask and
+// tries (and ignores the failure) for the action.
+bool IsUnnamedSignal(int sig) { return sig >= 32 && sig < SIGRTMIN; }
+
+std::string EnvSignalName(int sig) {
+  return IsUnnamedSignal(sig) ? absl::StrCat("SIG", sig) : uucore::SignalName(sig);  // GNU 9.10's -v name.
+}
+
+// An unnamed signal (32, 33) as GNU 9.10 accepts it: a decimal number ("32", "0032", or as a shell's exit
+// status "160", "288", "544"), or "SIG" and a number ("SIG32", "sig033"). uucore::ParseSignal() rejects these.
+absl::optional<int> ParseUnnamedSignal(absl::string_view item) {
+  const bool prefixed = item.size() > 3 && absl::EqualsIgnoreCase(item.substr(0, 3), "SIG");
+  if (prefixed) item.remove_prefix(3);
+  if (item.empty()) return absl::nullopt;
+  long long n = 0;
+  for (char c : item) {
+    if (!absl::ascii_isdigit(static_cast<unsigned char>(c))) return absl::nullopt;
+    n = n * 10 + (c - '0');
+    if (n > INT_MAX) return absl::nullopt;  // As GNU: a number must fit an int.
+  }
+  if (!prefixed && n > 254) n &= 255;  // ksh's 256 + N.
+  if (!prefixed && n > 128) n &= 127;  // A shell's 128 + N.
+  if (!IsUnnamedSignal(static_cast<int>(n))) return absl::nullopt;
+  return static_cast<int>(n);
+}
 
 absl::Status AddSignals(Options& options, int option, const char* arg) {
   auto apply = [&](int sig, bool from_all) {
@@ -126,7 +190,7 @@ absl::Status AddSignals(Options& options, int option, const char* arg) {
   };
   if (arg == nullptr) {  // No SIG: every signal.
     for (int sig = 1; sig <= uucore::MaxSignal(); ++sig) {
-      if (IsUsableSignal(sig)) apply(sig, true);
+      if (!(option == kBlockSignal && IsUnnamedSignal(sig))) apply(sig, true);
     }
     return absl::OkStatus();
   }
@@ -137,8 +201,18 @@ absl::Status AddSignals(Options& options, int option, const char* arg) {
     rest = comma == absl::string_view::npos ? absl::string_view() : rest.substr(comma + 1);
     if (item.empty()) continue;  // "INT,", ",INT" and "" are fine, as in GNU.
     absl::StatusOr<int> sig = uucore::ParseSignal(item);
-    if (!sig.ok()) return sig.status();
-    if (!IsUsableSignal(*sig)) return absl::InvalidArgumentError(absl::StrCat(uucore::Quote(item), ": invalid signal"));
+    if (!sig.ok()) {
+      // Handled here until uucore::ParseSignal takes unnamed numbers itself.
+      const absl::optional<int> unnamed = ParseUnnamedSignal(item);
+      if (!unnamed.has_value()) {
+        return absl::InvalidArgumentError(uucore::Format("%s: invalid signal", uucore::Quote(item)));
+      }
+      sig = *unnamed;
+    }
+    if (option == kBlockSignal && IsUnnamedSignal(*sig)) {  // GNU's sigaddset fails while parsing.
+      return absl::FailedPreconditionError(
+          absl::StrCat(uucore::Format("failed to block signal %d", *sig), ": ", strerror(EINVAL)));
+    }
     apply(*sig, false);
   }
   return absl::OkStatus();
@@ -181,11 +255,13 @@ absl::StatusOr<Options> ParseArgs(int argc, char* argv[]) {
   Options options;
   for (int c; (c = getopt_long(argc, argv, kShortOptions, kLongOptions, nullptr)) != -1;) {
     switch (c) {
+      case 'a': options.argv0 = optarg; break;
       case 'i': options.ignore_environment = true; break;
       case '0': options.null = true; break;
       case 'v': options.debug = true; break;
       case 'u': options.unset.push_back(optarg); break;
       case 'C': options.chdir = optarg; break;
+      case kEnv0From: options.env0_files.push_back(optarg); break;
       case 'S': {
         absl::Status split = SplitOperand(options, optarg, &argc, &argv);
         if (!split.ok()) return split;
@@ -203,7 +279,9 @@ absl::StatusOr<Options> ParseArgs(int argc, char* argv[]) {
       case kVersionOption: options.finished_status = uucore::Version("env"); return options;
       default:
         // A shebang line passes "-i A=1" as one argument: getopt stops at the blank. Point at -S.
-        if (IsSpace(optopt)) return absl::InvalidArgumentError("use -[v]S to pass options in shebang lines");
+        if (IsSpace(optopt)) {
+          return absl::InvalidArgumentError(uucore::Format("use -[v]S to pass options in shebang lines"));
+        }
         return absl::InvalidArgumentError("");  // getopt has said what was wrong.
     }
   }
@@ -215,24 +293,68 @@ absl::StatusOr<Options> ParseArgs(int argc, char* argv[]) {
   return options;
 }
 
+// The user's locale is env's own environment's, as GNU sets it at start-up; uucore takes it lazily, on the first
+// message, which may come after -i, -u or NAME=VALUE changed the environment. So the entries are kept aside
+// before any change, and put back for the instant uucore reads them.
+class CallerLocale {
+ public:
+  void KeepBeforeChanges() {
+    if (environ == nullptr) return;
+    size_t n = 0;
+    while (environ[n] != nullptr) ++n;
+    saved_.assign(environ, environ + n + 1);
+  }
+  void Take() const {
+    if (saved_.empty()) {
+      uucore::UseUserLocale();
+      return;
+    }
+    char** const now = environ;
+    environ = const_cast<char**>(saved_.data());
+    uucore::UseUserLocale();
+    environ = now;
+  }
+
+ private:
+  std::vector<char*> saved_;
+};
+
+// "env: MESSAGE: strerror(err)" in the caller's locale; MESSAGE comes from a function, since quoting and
+// translating need the locale taken first.
+template <typename MessageFn>
+void ErrorWithErrno(const CallerLocale& locale, int err, MessageFn message) {
+  locale.Take();
+  uucore::Error(absl::StrCat(message(), ": ", strerror(err)));
+}
+
 const char* ActionName(Action action) { return action == Action::kIgnore ? "IGNORE" : "DEFAULT"; }
 
 // Sets dispositions, then the mask, in signal order as GNU does. Returns false after reporting a failure.
-bool ApplySignals(const Options& options) {
+bool ApplySignals(const Options& options, const CallerLocale& locale) {
   const int max = uucore::MaxSignal();
   for (int sig = 1; sig <= max; ++sig) {
     const SignalPlan& plan = options.signals[sig];
     if (plan.action == Action::kKeep) continue;
-    struct sigaction action = {};
-    action.sa_handler = plan.action == Action::kIgnore ? SIG_IGN : SIG_DFL;
-    sigemptyset(&action.sa_mask);
-    const bool failed = sigaction(sig, &action, nullptr) != 0;
+    // As GNU: read the action first (this fails for glibc's 32 and 33), then set it (fails for KILL and STOP).
+    struct sigaction action;
+    bool failed = sigaction(sig, nullptr, &action) != 0;
     if (failed && !plan.from_all) {
-      uucore::Error(absl::StrCat("failed to set signal action for signal ", sig, ": ", strerror(errno)));
+      ErrorWithErrno(locale, errno, [sig] { return uucore::Format("failed to get signal action for signal %d", sig); });
       return false;
     }
+    if (!failed) {
+      action = {};
+      action.sa_handler = plan.action == Action::kIgnore ? SIG_IGN : SIG_DFL;
+      sigemptyset(&action.sa_mask);
+      failed = sigaction(sig, &action, nullptr) != 0;
+      if (failed && !plan.from_all) {
+        ErrorWithErrno(locale, errno,
+                       [sig] { return uucore::Format("failed to set signal action for signal %d", sig); });
+        return false;
+      }
+    }
     if (options.debug) {
-      fprintf(stderr, "Reset signal %s (%d) to %s%s\n", uucore::SignalName(sig).c_str(), sig, ActionName(plan.action),
+      fprintf(stderr, "Reset signal %s (%d) to %s%s\n", EnvSignalName(sig).c_str(), sig, ActionName(plan.action),
               failed ? " (failure ignored)" : "");
     }
   }
@@ -241,7 +363,7 @@ bool ApplySignals(const Options& options) {
   bool changed = false;
   for (int sig = 1; sig <= max; ++sig) {
     const Mask bit = options.signals[sig].mask;
-    if (bit == Mask::kKeep) continue;
+    if (bit == Mask::kKeep || IsUnnamedSignal(sig)) continue;  // glibc's own signals keep their bit.
     changed = true;
     if (bit == Mask::kBlock) {
       sigaddset(&mask, sig);  // KILL and STOP are accepted here and dropped by the kernel, as in GNU.
@@ -249,12 +371,12 @@ bool ApplySignals(const Options& options) {
       sigdelset(&mask, sig);
     }
     if (options.debug) {
-      fprintf(stderr, "signal %s (%d) mask set to %s\n", uucore::SignalName(sig).c_str(), sig,
+      fprintf(stderr, "signal %s (%d) mask set to %s\n", EnvSignalName(sig).c_str(), sig,
               bit == Mask::kBlock ? "BLOCK" : "UNBLOCK");
     }
   }
   if (changed && sigprocmask(SIG_SETMASK, &mask, nullptr) != 0) {
-    uucore::Error(absl::StrCat("failed to set signal process mask: ", strerror(errno)));
+    ErrorWithErrno(locale, errno, [] { return uucore::Format("failed to set signal process mask"); });
     return false;
   }
   return true;
@@ -266,18 +388,64 @@ void ListSignals() {
   sigprocmask(SIG_BLOCK, nullptr, &mask);
   for (int sig = 1; sig <= uucore::MaxSignal(); ++sig) {
     struct sigaction action;
-    if (sigaction(sig, nullptr, &action) != 0) continue;
+    if (sigaction(sig, nullptr, &action) != 0) continue;  // glibc's 32 and 33: nothing to show, as in GNU.
     const bool ignored = action.sa_handler == SIG_IGN;
     const bool blocked = sigismember(&mask, sig) == 1;
     if (!ignored && !blocked) continue;
-    fprintf(stderr, "%-10s (%2d): %s%s%s\n", uucore::SignalName(sig).c_str(), sig, blocked ? "BLOCK" : "",
+    fprintf(stderr, "%-10s (%2d): %s%s%s\n", EnvSignalName(sig).c_str(), sig, blocked ? "BLOCK" : "",
             blocked && ignored ? "," : "", ignored ? "IGNORE" : "");
   }
 }
 
-// -i, -u and NAME=VALUE. Returns the command (the operands after the assignments), or nullptr after reporting
-// a failure.
-char** EditEnvironment(const Options& options) {
+// The first operand that is not NAME=VALUE: COMMAND, or the terminating null.
+char** FindCommand(char** operands) {
+  while (*operands != nullptr && strchr(*operands, '=') != nullptr) ++operands;
+  return operands;
+}
+
+// Storage for what the environment points into after the changes: file contents and environ arrays.
+struct EnvironmentStorage {
+  std::forward_list<std::string> files;
+  std::forward_list<std::vector<char*>> arrays;
+};
+
+// Reads FILE ("-": standard input) whole. Error: the message to print.
+absl::StatusOr<std::string> ReadEnv0File(const char* file) {
+  const bool stdin_file = strcmp(file, "-") == 0;
+  const int fd = stdin_file ? STDIN_FILENO : open(file, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    const int err = errno;
+    return absl::NotFoundError(absl::StrCat(
+        uucore::Format("cannot open %s for reading", uucore::QuoteFileName(file)), ": ", strerror(err)));
+  }
+  std::string content;
+  char buffer[8192];
+  for (;;) {
+    const ssize_t n = read(fd, buffer, sizeof buffer);
+    if (n > 0) {
+      content.append(buffer, static_cast<size_t>(n));
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    const int err = errno;
+    if (!stdin_file) close(fd);
+    if (n == 0) return content;
+    return absl::DataLossError(
+        absl::StrCat(uucore::Format("error reading %s", uucore::QuoteFileName(file)), ": ", strerror(err)));
+  }
+}
+
+// Adds ENTRY to the end of environ as it is (no NAME lookup).
+void AppendEntry(char* entry, EnvironmentStorage& storage) {
+  std::vector<char*>& array = storage.arrays.emplace_front();
+  for (char** e = environ; e != nullptr && *e != nullptr; ++e) array.push_back(*e);
+  array.push_back(entry);
+  array.push_back(nullptr);
+  environ = array.data();
+}
+
+// -i, -u, --env0-from and NAME=VALUE. Returns false after reporting a failure.
+bool EditEnvironment(const Options& options, const CallerLocale& locale, EnvironmentStorage& storage) {
   if (options.ignore_environment) {
     static char* empty_environment[] = {nullptr};
     if (options.debug) fputs("cleaning environ\n", stderr);
@@ -286,61 +454,108 @@ char** EditEnvironment(const Options& options) {
     for (const char* name : options.unset) {
       if (options.debug) fprintf(stderr, "unset:    %s\n", name);
       if (unsetenv(name) != 0) {  // glibc: EINVAL for "" and for a NAME containing '='.
-        uucore::Error(absl::StrCat("cannot unset ", uucore::Quote(name), ": ", strerror(errno)));
-        return nullptr;
+        ErrorWithErrno(locale, errno, [name] { return uucore::Format("cannot unset %s", uucore::Quote(name)); });
+        return false;
       }
     }
   }
-  char** operand = options.operands;
-  for (; *operand != nullptr && strchr(*operand, '=') != nullptr; ++operand) {
-    if (options.debug) fprintf(stderr, "setenv:   %s\n", *operand);
-    if (putenv(*operand) != 0) {  // putenv, not setenv: "=x" is accepted, as in GNU.
-      uucore::Error(absl::StrCat("cannot set ", uucore::Quote(*operand), ": ", strerror(errno)));
-      return nullptr;
+  if (!options.env0_files.empty()) locale.Take();  // Before ReadEnv0File() may word an error.
+  for (const char* file : options.env0_files) {
+    absl::StatusOr<std::string> content = ReadEnv0File(file);
+    if (!content.ok()) {
+      uucore::Error(content.status());
+      return false;
+    }
+    if (!content->empty() && content->back() != '\0') content->push_back('\0');  // A last entry without its NUL.
+    std::string& kept = storage.files.emplace_front(std::move(*content));
+    if (options.ignore_environment) {  // Kept exactly: one array for the whole file.
+      std::vector<char*>& array = storage.arrays.emplace_front();
+      for (char** e = environ; *e != nullptr; ++e) array.push_back(*e);
+      for (size_t at = 0; at < kept.size(); at += strlen(&kept[at]) + 1) {
+        if (options.debug) fprintf(stderr, "setenv:   %s\n", &kept[at]);
+        array.push_back(&kept[at]);
+      }
+      array.push_back(nullptr);
+      environ = array.data();
+      continue;
+    }
+    for (size_t at = 0; at < kept.size(); at += strlen(&kept[at]) + 1) {
+      char* const entry = &kept[at];
+      if (options.debug) fprintf(stderr, "setenv:   %s\n", entry);
+      if (strchr(entry, '=') == nullptr) {
+        AppendEntry(entry, storage);
+      } else if (putenv(entry) != 0) {
+        ErrorWithErrno(locale, errno, [entry] { return uucore::Format("cannot set %s", uucore::Quote(entry)); });
+        return false;
+      }
     }
   }
-  return operand;
-}
-
-int PrintEnvironment(bool null) {
-  const char end = null ? '\0' : '\n';
-  if (environ == nullptr) return uucore::kExitSuccess;
-  for (char** entry = environ; *entry != nullptr; ++entry) {
-    fputs(*entry, stdout);
-    putchar(end);
+  for (char** operand = options.operands; *operand != nullptr && strchr(*operand, '=') != nullptr; ++operand) {
+    if (options.debug) fprintf(stderr, "setenv:   %s\n", *operand);
+    if (putenv(*operand) != 0) {  // putenv, not setenv: "=x" is accepted, as in GNU.
+      ErrorWithErrno(locale, errno, [operand] { return uucore::Format("cannot set %s", uucore::Quote(*operand)); });
+      return false;
+    }
   }
-  return uucore::kExitSuccess;
+  return true;
 }
 
 int Run(const Options& options) {
-  char** const command = EditEnvironment(options);
-  if (command == nullptr) return uucore::kExitCanceled;
+  char** const command = FindCommand(options.operands);
+  // Read before any change: the caller's QUOTING_STYLE, not the printed environment's.
+  const char* quoting_style = *command == nullptr && !options.null ? getenv("QUOTING_STYLE") : nullptr;
+  CallerLocale locale;
+  const bool changes = options.ignore_environment || !options.unset.empty() || !options.env0_files.empty() ||
+                       command != options.operands;
+  if (changes) locale.KeepBeforeChanges();
+  EnvironmentStorage storage;
+  if (!EditEnvironment(options, locale, storage)) return uucore::kExitCanceled;
   if (*command == nullptr) {
-    if (options.chdir != nullptr) return uucore::UsageError("must specify command with --chdir (-C)");
-    return PrintEnvironment(options.null);
+    locale.Take();
+    if (options.chdir != nullptr) return uucore::UsageError(uucore::Format("must specify command with --chdir (-C)"));
+    if (options.argv0 != nullptr) return uucore::UsageError(uucore::Format("must specify command with --argv0 (-a)"));
+    const uucore::QuotingStyle style = options.null ? uucore::QuotingStyle::kLiteral
+                                                    : env::OutputQuotingStyle(quoting_style);
+    for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
+      env::PrintEntry(*entry, options.null, style);
+    }
+    return uucore::kExitSuccess;
   }
-  if (options.null) return uucore::UsageError("cannot specify --null (-0) with command");
-  if (!ApplySignals(options)) return uucore::kExitCanceled;
+  if (options.null) {
+    locale.Take();
+    return uucore::UsageError(uucore::Format("cannot specify --null (-0) with command"));
+  }
+  if (options.debug) locale.Take();  // The traces below quote.
+  if (!ApplySignals(options, locale)) return uucore::kExitCanceled;
   if (options.list_signals) ListSignals();
   if (options.chdir != nullptr) {
-    // DIR is quoted as a file name here (GNU's shell-escape style), unlike every other operand.
+    // DIR is quoted as a file name here (GNU's shell-escape style), unlike other operands.
     if (options.debug) fprintf(stderr, "chdir:    %s\n", uucore::QuoteFileName(options.chdir).c_str());
     if (chdir(options.chdir) != 0) {
-      uucore::Error(
-          absl::StrCat("cannot change directory to ", uucore::QuoteFileName(options.chdir), ": ", strerror(errno)));
+      ErrorWithErrno(locale, errno, [&options] {
+        return uucore::Format("cannot change directory to %s", uucore::QuoteFileName(options.chdir));
+      });
       return uucore::kExitCanceled;
     }
   }
+  char* const program = command[0];
+  if (options.argv0 != nullptr) {
+    if (options.debug) fprintf(stderr, "argv0:     %s\n", uucore::QuoteFileName(options.argv0).c_str());
+    command[0] = const_cast<char*>(options.argv0);
+  }
   if (options.debug) {
-    fprintf(stderr, "executing: %s\n", command[0]);
+    fprintf(stderr, "executing: %s\n", program);
     for (int i = 0; command[i] != nullptr; ++i)
       fprintf(stderr, "   arg[%d]= %s\n", i, uucore::Quote(command[i]).c_str());
   }
-  const absl::Status exec = uucore::ExecReplacing(command);
-  uucore::Error(absl::StrCat(uucore::Quote(command[0]), ": ", exec.message()));
+  execvp(program, command);  // Searches the PATH of the new environment, as GNU.
+  const int err = errno;
+  locale.Take();  // Before strerror(), which speaks the user's language too.
+  const absl::Status exec = uucore::ExecError(err);
+  uucore::Error(absl::StrCat(uucore::Quote(program), ": ", exec.message()));
   // A name with blanks that was not found is most likely a shebang line's options without -S.
-  if (exec.code() == absl::StatusCode::kNotFound && strpbrk(command[0], " \t\n\v\f\r") != nullptr) {
-    uucore::Error("use -[v]S to pass options in shebang lines");
+  if (exec.code() == absl::StatusCode::kNotFound && strpbrk(program, " \t\n\v\f\r") != nullptr) {
+    uucore::Error(uucore::Format("use -[v]S to pass options in shebang lines"));
   }
   // exit like sh, nohup, timeout: 127 if not found, 126 if found but not runnable.
   return uucore::ExecFailureStatus(exec);

@@ -5,8 +5,8 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "uucore/i18n.h"
 
 namespace env {
 namespace {
@@ -67,11 +67,13 @@ class Splitter {
         }
       }
       if (c == '\\') {
-        if (i + 1 == s_.size()) return absl::InvalidArgumentError("invalid backslash at end of string in -S");
+        if (i + 1 == s_.size()) {
+          return absl::InvalidArgumentError(uucore::Format("invalid backslash at end of string in -S"));
+        }
         const char e = s_[++i];
         if (e == 'c') {
           if (quote == kDouble) {
-            return absl::InvalidArgumentError("'\\c' must not appear in double-quoted -S string");
+            return absl::InvalidArgumentError(uucore::Format("'\\c' must not appear in double-quoted -S string"));
           }
           break;  // \c: ignore the rest of the string.
         }
@@ -85,7 +87,7 @@ class Splitter {
         }
         const char byte = EscapedByte(e);
         if (byte == 0)
-          return absl::InvalidArgumentError(absl::StrCat("invalid sequence '\\", s_.substr(i, 1), "' in -S"));
+          return absl::InvalidArgumentError(uucore::Format("invalid sequence '\\%c' in -S", s_.substr(i, 1)));
         word_ += byte;
         in_word_ = true;
         continue;
@@ -98,7 +100,9 @@ class Splitter {
       word_ += c;
       in_word_ = true;
     }
-    if (quote != kUnquoted) return absl::InvalidArgumentError("no terminating quote in -S string");
+    if (quote != kUnquoted) {
+      return absl::InvalidArgumentError(uucore::Format("no terminating quote in -S string"));
+    }
     EndWord();
     return std::move(words_);
   }
@@ -119,7 +123,7 @@ class Splitter {
     }
     if (end == start + 2 || end >= s_.size() || s_[end] != '}') {
       return absl::InvalidArgumentError(
-          absl::StrCat("only ${VARNAME} expansion is supported, error at: ", s_.substr(start)));
+          uucore::Format("only ${VARNAME} expansion is supported, error at: %s", s_.substr(start)));
     }
     const std::string name(s_.substr(start + 2, end - start - 2));
     if (const char* value = lookup_(name)) {

@@ -25,7 +25,8 @@ using LookupFn = absl::FunctionRef<const char*(const std::string& name)>;
 //     (the rest is ignored, even an open quote); quotes may join parts of one word (A="x y"z is `A=x yz`);
 //   - '#' where a word could start comments out the rest of the string.
 //
-// Errors (InvalidArgument, messages as GNU's; the caller adds "env: "):
+// Errors (InvalidArgument, GNU's messages through uucore::Format, so translated as GNU's are; the caller adds
+// "env: "):
 //   "no terminating quote in -S string"
 //   "invalid backslash at end of string in -S"               (a trailing '\' outside single quotes)
 //   "invalid sequence '\X' in -S"                           (X the raw byte)

@@ -1,0 +1,106 @@
+// env in the user's locale: quotes under C.UTF-8 as GNU 9.10's (‘…’ for operands, shell-escape for file names,
+// printable UTF-8 kept), the locale env started with even after -i, -u or NAME=VALUE, and GNU's German catalog.
+// Every expectation is GNU 9.10's output for the same arguments (except the printed environment's quoting, which
+// 9.10 lacks).
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "tests/testing/locales.h"
+#include "tests/testing/run.h"
+
+namespace coreutils_testing {
+namespace {
+
+Options InLocale(const std::vector<std::string>& env) {
+  Options options;
+  options.env = env;
+  return options;
+}
+
+TEST(EnvLocaleTest, Utf8Quotes) {
+  const Options utf8 = InLocale({"LC_ALL=C.UTF-8"});
+  for (const Case& c : std::vector<Case>{
+           {"an operand in ‘…’", {"env", "nonexist"}, 127, "", "env: ‘nonexist’: No such file or directory\n"},
+           {"the locale survives -i", {"env", "-i", "nonexist"}, 127, "",
+            "env: ‘nonexist’: No such file or directory\n"},
+           {"and -u LC_ALL", {"env", "-u", "LC_ALL", "nonexist"}, 127, "",
+            "env: ‘nonexist’: No such file or directory\n"},
+           {"and LC_ALL=C for the command", {"env", "LC_ALL=C", "nonexist"}, 127, "",
+            "env: ‘nonexist’: No such file or directory\n"},
+           {"a closing quote inside is escaped", {"env", "-i", "a\u2019b"}, 127, "",
+            "env: ‘a\\\u2019b’: No such file or directory\n"},
+           {"invalid UTF-8 in octal", {"env", "-i", "\xe9"}, 127, "", "env: ‘\\351’: No such file or directory\n"},
+           {"-v traces", {"env", "-v", "-i", "-a", "\u00e9\tb", "true", "\u00e9'x"}, 0, "",
+            "cleaning environ\nargv0:     '\u00e9'$'\\t''b'\nexecuting: true\n   arg[0]= ‘\u00e9\\tb’\n"
+            "   arg[1]= ‘\u00e9'x’\n"},
+           {"-C DIR keeps printable UTF-8", {"env", "-C", "/nonexist/\u00e9 x", "true"}, 125, "",
+            "env: cannot change directory to '/nonexist/\u00e9 x': No such file or directory\n"},
+           {"-C DIR with a ' and UTF-8 quotes in double quotes", {"env", "-C", "a'b\u201cc", "true"}, 125, "",
+            "env: cannot change directory to \"a'b\u201cc\": No such file or directory\n"},
+           {"an invalid signal", {"env", "--ignore-signal=FOO", "true"}, 125, "",
+            "env: ‘FOO’: invalid signal\nTry 'env --help' for more information.\n"},
+           {"-S traces", {"env", "-v", "-i", "-S", "A=\u00e9"}, 0, "A=\u00e9\n",
+            "split -S:  ‘A=\u00e9’\n into:    ‘A=\u00e9’\ncleaning environ\nsetenv:   A=\u00e9\n"},
+           // The printed environment (GNU's development branch): shell-escape keeps printable UTF-8.
+           {"printed values keep printable UTF-8", {"env", "-i", "U=\u00e9", "V=\xe9", "W=\u00e9 x"}, 0,
+            "U=\u00e9\nV=''$'\\351'\nW='\u00e9 x'\n", ""},
+       }) {
+    ExpectCase(c, utf8);
+  }
+  const Options locale_style = InLocale({"LC_ALL=C.UTF-8", "QUOTING_STYLE=locale"});
+  ExpectCase({"QUOTING_STYLE=locale", {"env", "-i", "a b=it's\u2019"}, 0, "‘a b’=‘it's\\\u2019’\n", ""},
+             locale_style);
+  const Options clocale_style = InLocale({"LC_ALL=C.UTF-8", "QUOTING_STYLE=clocale"});
+  ExpectCase({"QUOTING_STYLE=clocale", {"env", "-i", "A=\""}, 0, "‘A’=‘\"’\n", ""}, clocale_style);
+}
+
+// The locale's own character set decides what is printable, as in GNU: a Latin-1 byte that isprint() accepts, a
+// whole EUC-JP or GB18030 character (whose second byte may be a '\\'); messages stay English (LC_CTYPE only).
+TEST(EnvLocaleTest, OtherCharacterSets) {
+  struct Set {
+    std::string source, charmap, arg, quoted;
+  };
+  for (const Set& set : std::vector<Set>{
+           {"de_DE", "ISO-8859-1", "\xe9\x85", "'\xe9\\205'"},  // é kept; 0x85 is a C1 control.
+           {"ja_JP", "EUC-JP", "x\xa4\xa2y\xa4", "'x\xa4\xa2y\\244'"},  // あ kept; a lone lead byte escaped.
+           {"zh_CN", "GB18030", "x\x95\\y", "'x\x95\\y'"},             // One character, then "y".
+       }) {
+    const GeneratedLocale locale = MakeLocale(set.source, set.charmap);
+    if (!locale.skip_reason.empty()) GTEST_SKIP() << locale.skip_reason;
+    Options options;
+    options.env = {locale.env[0], "LC_ALL=", "LC_CTYPE=" + locale.name};
+    ExpectCase({set.charmap, {"env", "-i", set.arg}, 127, "", "env: " + set.quoted + ": No such file or directory\n"},
+               options);
+  }
+}
+
+// GNU's German catalog translates env's messages; the operand quotes stay ‘…’: GNU 9.10 looks them up in the
+// "gnulib" text domain, which Debian does not install (coreutils.mo's „…“ is not used).
+TEST(EnvLocaleTest, GermanMessages) {
+  if (!HasGermanCatalog()) GTEST_SKIP() << "GNU coreutils' German catalog is not installed";
+  const GeneratedLocale de = MakeLocale("de_DE", "UTF-8");
+  if (!de.skip_reason.empty()) GTEST_SKIP() << de.skip_reason;
+  Options german;
+  german.env = de.env;
+  german.env.push_back("LANGUAGE=de");
+  for (const Case& c : std::vector<Case>{
+           {"-S", {"env", "-S", "'a"}, 125, "",
+            "env: fehlendes schlie\u00dfendes Anf\u00fchrungszeichen in Argument der Option -S\n"},
+           {"-S ${}", {"env", "-S", "A=$HOME"}, 125, "",
+            "env: nur die Expansion von ${VARNAME} wird unterst\u00fctzt, Fehler bei: $HOME\n"},
+           {"-S sequence", {"env", "-S", "a\\q"}, 125, "", "env: unerlaubte Folge \u201e\\q\u201c in -S\n"},
+           {"quotes in traces", {"env", "-v", "-i", "-a", "\u00e9", "true"}, 0, "",
+            "cleaning environ\nargv0:     '\u00e9'\nexecuting: true\n   arg[0]= ‘\u00e9’\n"},
+       }) {
+    ExpectCase(c, german);
+  }
+  Options bad_style = german;
+  bad_style.env.push_back("QUOTING_STYLE=x");
+  ExpectCase({"QUOTING_STYLE warning", {"env", "-i", "A=1"}, 0, "A=1\n",
+              "env: Ung\u00fcltiger Wert der Umgebungsvariable QUOTING_STYLE wird ignoriert: ‘x’\n"},
+             bad_style);
+}
+
+}  // namespace
+}  // namespace coreutils_testing
