@@ -67,11 +67,14 @@ void Notice(absl::string_view message) {
   }
 }
 
-int GetoptLong(int argc, char* const argv[], const char* short_options, const option* long_options) {
+int GetoptLong(int argc, char* const argv[], const char* short_options, const option* long_options,
+               bool (*says_it_itself)(int optopt)) {
   opterr = 0;  // Silent first: a complaint needs the user's locale, which a good command line never loads.
   const int c = getopt_long(argc, argv, short_options, long_options, nullptr);
   if (c != '?' && c != ':') return c;
   UseUserLocale();
+  if (says_it_itself != nullptr && says_it_itself(optopt)) return '?';
+  const int bad = optopt;  // The replay below sets it again, to the same option.
   // Parse again from the start with complaints on; the first error is this one, now said in the user's language.
   // Options before it are parsed twice, without effect: only their return values are dropped.
   optind = 0;
@@ -79,6 +82,7 @@ int GetoptLong(int argc, char* const argv[], const char* short_options, const op
   for (int again; (again = getopt_long(argc, argv, short_options, long_options, nullptr)) != -1;) {
     if (again == '?' || again == ':') break;
   }
+  optopt = bad;
   return '?';
 }
 

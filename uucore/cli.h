@@ -65,7 +65,10 @@ void Notice(absl::string_view message);
 // option '--bogus'", ...) in the user's language: the user's locale is loaded only when there is something to
 // complain about (the complaint is then reproduced by parsing the same argv again up to the bad option, which
 // getopt's order makes the first error again). Returns what getopt_long returns; '?' after an error.
-int GetoptLong(int argc, char* const argv[], const char* short_options, const option* long_options);
+// `says_it_itself`, if given, is asked about a bad short option (optopt) first: true means the caller words that
+// complaint itself and getopt's is not printed (env's "invalid option -- ' '" from a shebang line).
+int GetoptLong(int argc, char* const argv[], const char* short_options, const option* long_options,
+               bool (*says_it_itself)(int optopt) = nullptr);
 
 // Help()
 //

@@ -392,8 +392,8 @@ TEST(EnvTest, ShebangLine) {
   Result without_s = RunScript(script, env, "-i X=1 /bin/sh", body);
   EXPECT_EQ(without_s.status, 125);
   EXPECT_EQ(without_s.out, "");
-  EXPECT_EQ(without_s.err, env + ": invalid option -- ' '\n" + env +
-                               ": use -[v]S to pass options in shebang lines\nTry '" + env +
+  // GNU 9.10: env's own complaints name the program, the Try line argv[0].
+  EXPECT_EQ(without_s.err, "env: invalid option -- ' '\nenv: use -[v]S to pass options in shebang lines\nTry '" + env +
                                " --help' for more information.\n");
 }
 
@@ -411,6 +411,10 @@ TEST(EnvTest, ShebangLineSameAsGnu) {
     Result gnu = RunScript(script, "/usr/bin/env", rest, body);
     Result ours = RunScript(script, env, rest, body);
     std::string gnu_err = gnu.err;
+    // GNU 9.10 names the program in env's own messages (9.1 named argv[0] as given).
+    for (const char* own : {"/usr/bin/env: use", "/usr/bin/env: invalid option -- ' '"}) {
+      for (size_t at; (at = gnu_err.find(own)) != std::string::npos;) gnu_err.replace(at, 12, "env");
+    }
     for (size_t at; (at = gnu_err.find("/usr/bin/env")) != std::string::npos;) gnu_err.replace(at, 12, env);
     EXPECT_EQ(ours.status, gnu.status) << rest;
     EXPECT_EQ(ours.out, gnu.out) << rest;

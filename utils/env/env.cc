@@ -253,7 +253,7 @@ absl::Status SplitOperand(Options& options, const char* arg, int* argc, char*** 
 
 absl::StatusOr<Options> ParseArgs(int argc, char* argv[]) {
   Options options;
-  for (int c; (c = getopt_long(argc, argv, kShortOptions, kLongOptions, nullptr)) != -1;) {
+  for (int c; (c = uucore::GetoptLong(argc, argv, kShortOptions, kLongOptions, IsSpace)) != -1;) {
     switch (c) {
       case 'a': options.argv0 = optarg; break;
       case 'i': options.ignore_environment = true; break;
@@ -279,7 +279,8 @@ absl::StatusOr<Options> ParseArgs(int argc, char* argv[]) {
       case kVersionOption: options.finished_status = uucore::Version("env"); return options;
       default:
         // A shebang line passes "-i A=1" as one argument: getopt stops at the blank. Point at -S.
-        if (IsSpace(optopt)) {
+        if (IsSpace(optopt)) {  // Said here, not by getopt: GNU 9.10 names the program, not argv[0].
+          uucore::Error(uucore::Format("invalid option -- '%c'", std::string(1, static_cast<char>(optopt))));
           return absl::InvalidArgumentError(uucore::Format("use -[v]S to pass options in shebang lines"));
         }
         return absl::InvalidArgumentError("");  // getopt has said what was wrong.

@@ -51,7 +51,7 @@ struct Options {  // Everything Run() needs; no globals.
 
 Options ParseArgs(int argc, char* argv[]) {
   Options options;
-  for (int c; (c = getopt_long(argc, argv, kShortOptions, kLongOptions, nullptr)) != -1;) {
+  for (int c; (c = uucore::GetoptLong(argc, argv, kShortOptions, kLongOptions)) != -1;) {
     switch (c) {
       case '0': options.null = true; break;
       case kHelpOption: options.finished_status = uucore::Help(kHelp); return options;
