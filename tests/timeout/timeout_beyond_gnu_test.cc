@@ -164,6 +164,26 @@ TEST(TreeTest, OnExitCleansUpWhatTheCommandLeft) {
          {"timeout", "--tree", "10", "sh", "-c", "(sleep 1 &); exit 4"}, 4, "", "", 5, 0.8});
 }
 
+// Without a /proc of its own PID namespace --tree cannot find descendants: it says so once and times out the
+// process group, as plain timeout does (-k included), instead of signalling nobody and waiting for ever.
+TEST(TreeTest, FailsClosedWithoutAUsableProc) {
+  if (RunProgram("/usr/bin/unshare", {"unshare", "--mount", "--pid", "--fork", "--mount-proc", "true"}).status != 0) {
+    GTEST_SKIP() << "unshare --mount --pid needs privileges here";
+  }
+  const std::string kOnly = "; signalling the process group only\n";
+  Check({"/proc of another PID namespace", {"unshare"}, 124, "",
+         "timeout: --tree: cannot list processes (/proc belongs to another PID namespace)" + kOnly},
+        RunProgram("/usr/bin/unshare", {"unshare", "--pid", "--fork", BinaryPath(), "timeout", "--tree", "0.2",
+                                        "sleep", "10"}));
+  Check({"no /proc at all, -k still KILLs", {"unshare"}, 137, "",
+         "timeout: --tree: cannot list processes (/proc is not mounted)" + kOnly},
+        RunProgram("/usr/bin/unshare",
+                   {"unshare", "--mount", "--pid", "--fork", "--mount-proc", "/bin/sh", "-c",
+                    "while mountpoint -q /proc; do umount -l /proc || exit 9; done; exec \"$0\" timeout --tree -k 0.2 0.2 sh -c "
+                    "\"trap '' TERM; while :; do sleep 0.1; done\"",
+                    BinaryPath()}));
+}
+
 TEST(TreeTest, UsageErrors) {
   ExpectCase({"bad WHEN", {"timeout", "--tree=later", "1", "true"}, 125, "",
               "timeout: invalid argument 'later' for '--tree'\nValid arguments are:\n  - 'timeout'\n  - 'exit'\n"
