@@ -6,6 +6,8 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -88,6 +90,16 @@ Result RunProgram(const std::string& path, const std::vector<std::string>& argv,
   if (pid == 0) {
     // A clean slate, whatever gtest or Bazel gave us: default dispositions, nothing blocked.
     for (int sig = 1; sig < NSIG; ++sig) signal(sig, SIG_DFL);
+    // glibc's signal() refuses its own 32 and 33, which Bazel's process wrapper may hand down ignored.
+    for (int sig : {32, 33}) {
+      struct KernelSigaction {
+        void (*handler)(int);
+        unsigned long flags;
+        void (*restorer)();
+        uint64_t mask;
+      } dfl = {SIG_DFL, 0, nullptr, 0};
+      syscall(SYS_rt_sigaction, sig, &dfl, nullptr, sizeof dfl.mask);
+    }
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, nullptr);

@@ -1,5 +1,5 @@
-// timeout -- run a command with a time limit. Follows GNU timeout(1) (coreutils 9.1, plus the -f/-p short options of
-// later releases); tests/timeout/ pins every behaviour and each accepted difference.
+// timeout -- run a command with a time limit. Follows GNU timeout(1) of coreutils 9.11; tests/timeout/ pins every
+// behaviour and each accepted difference.
 //
 // Usage: timeout [OPTION]... DURATION COMMAND [ARG]...   (options stop at DURATION: `timeout 1 ls -l` runs ls -l)
 //   -s, --signal=SIG        signal to send on expiry (default TERM; a name, SIGname, number, RTMIN+n, or 0)
@@ -11,17 +11,22 @@
 //   -i, --inactivity        DURATION counts from the command's last output: stdout/stderr go through pipes
 //       --tree[=WHEN]       subreaper; signal every descendant (setsid, daemons too) and wait for all to exit;
 //                           WHEN: 'timeout' (expiry or a forwarded signal, the default) or 'exit' (also on its exit)
-//   As PID 1 (always): reap every orphan, and pass on every signal that the kernel would otherwise drop for PID 1.
+//   As PID 1 (always): reap every orphan; the command gets its own process group (and the terminal's foreground,
+//   if timeout's session has one); ALRM is passed on too, and -k starts only on expiry or TERM/INT/QUIT.
 // DURATION as uucore::ParseDuration (s, m, h, d suffixes; 0 disables the timer, `-k 0` the kill; "inf" waits forever).
-// Signals received: TERM, INT, HUP, QUIT are passed on to the command (then to its group), and arm -k; ALRM counts
-// as expiry. Signals ignored when timeout started stay ignored by timeout and the command (GNU catches them anyway),
-// except that the command gets the -s signal at SIG_DFL, so that expiry can stop it (as GNU; still not forwarded).
+// Signals received (GNU 9.11): every one whose default action ends a process (kPassedOn: HUP INT QUIT ILL TRAP ABRT
+// BUS FPE USR1 SEGV USR2 PIPE TERM STKFLT XCPU XFSZ VTALRM PROF IO PWR SYS, SIGRTMIN..SIGRTMAX) is passed on to the
+// command (then SIGCONT) and arms -k; timeout goes on waiting. ALRM counts as expiry. Not passed on: CHLD CONT TSTP
+// TTIN TTOU URG WINCH. Signals ignored when timeout started stay ignored by timeout and the command (GNU catches
+// them anyway), except that the command gets the -s signal at SIG_DFL, so that expiry can stop it (as GNU).
+// Parent death: if timeout dies, even of KILL, the command gets the -s signal (PR_SET_PDEATHSIG, as GNU 9.11).
 // Process group: timeout leads a new group and the command inherits it, so the signal reaches the command's children
 // (timeout ignores its own copy); SIGCONT follows so a stopped command sees it. With --foreground nothing changes
 // groups, only the command is signalled, and no SIGCONT is sent (as GNU). SIGTTIN/SIGTTOU are blocked in timeout so a
 // background timeout is never stopped by its command's terminal use; the command gets the caller's handling.
-// The command starts with the caller's signal mask and dispositions, but SIGCHLD unblocked and the -s signal not
-// ignored (both as GNU).
+// Start-up: every signal is blocked from the binary's first instruction (utils/coreutils/entry.S) until the wait, so
+// none sent meanwhile is lost; the command starts with the exact mask timeout was started with, but SIGCHLD
+// unblocked, and the caller's dispositions, but the -s signal not ignored (both as GNU).
 // Exit status:
 //   124  the command timed out (and not --preserve-status)
 //   125  timeout itself failed (usage, fork)
@@ -62,8 +67,7 @@
 
 namespace {
 
-constexpr char kHelp[] = R"(Usage: %s [OPTION] DURATION COMMAND [ARG]...
-  or:  %s [OPTION]
+constexpr char kHelp[] = R"(Usage: %s [OPTION]... DURATION COMMAND [ARG]...
 Run COMMAND; if it is still running after DURATION, signal it to stop.
 
 Mandatory arguments to long options are mandatory for short options too.
@@ -102,9 +106,16 @@ A DURATION of 0 disables that timeout.
 When the time is up, COMMAND gets the TERM signal unless another SIGNAL was
 chosen. A process can block or catch TERM; it cannot catch KILL.
 
+Every signal that would otherwise end timeout is passed on to COMMAND, and
+timeout goes on waiting for it: HUP INT QUIT ILL TRAP ABRT BUS FPE USR1 SEGV
+USR2 PIPE TERM STKFLT XCPU XFSZ VTALRM PROF IO PWR SYS and the real-time
+signals. ALRM counts as the time running out. A signal that was ignored when
+timeout started stays ignored. If timeout itself dies, COMMAND gets SIGNAL.
+
 As PID 1 (a container's entrypoint), timeout also reaps every orphaned process
-handed to it, and passes on to COMMAND every signal it receives but CHLD, ALRM
-and those that report faults.
+handed to it, runs COMMAND in a process group of its own (given the terminal,
+if timeout has one) and passes ALRM on as well; -k then starts counting only
+on expiry or on TERM, INT or QUIT.
 
 Exit status:
   124  if COMMAND timed out and --preserve-status was not given
