@@ -1,8 +1,8 @@
 // tests/testing/run.h -- run the built `coreutils` binary (or any program) and capture what it did.
 //
 // Behaviour tests say what a user would see: the exit status, stdout and stderr, exactly. Each run gets a fresh
-// child with the default signal dispositions, an empty signal mask, LC_ALL=C, and no descriptor but 0, 1 and 2,
-// unless the Options say otherwise.
+// child with the default signal dispositions, an empty signal mask (glibc's own 32 and 33 included), LC_ALL=C, and
+// no descriptor but 0, 1 and 2, unless the Options say otherwise.
 #ifndef TESTS_TESTING_RUN_H_
 #define TESTS_TESTING_RUN_H_
 
