@@ -1,8 +1,12 @@
 // timeout beyond GNU: PID 1 duties (reaping orphans, passing on signals), --tree, -i/--inactivity. One behaviour per
 // case, exact status/stdout/stderr. Survivors are caught by the runner itself: it waits until stdout closes, so a
 // descendant left running with `sleep 10` holds the run past its 5 s bound.
+#include <fcntl.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <unistd.h>
+
+#include <thread>
 
 #include <string>
 #include <vector>
@@ -121,6 +125,80 @@ TEST_F(AsPid1Test, TheCommandHasAProcessGroupOfItsOwn) {
   CheckAsPid1({"kill 0 does not reach timeout",
                {"timeout", "-v", "10", "sh", "-c", "trap 'echo got USR1' USR1; kill -USR1 0; sleep 0.5; exit 4"}, 4,
                "got USR1\n", ""});
+}
+
+// As PID 1 with a terminal (a container started with one, here `setsid --ctty` in a new PID namespace), the command's
+// own group is made the terminal's foreground group. A test thread types on the terminal while the command runs.
+class AsPid1WithTerminalTest : public AsPid1Test {
+ protected:
+  void SetUp() override {
+    AsPid1Test::SetUp();
+    if (IsSkipped()) return;
+    master_ = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+    ASSERT_GE(master_, 0);
+    ASSERT_EQ(grantpt(master_), 0);
+    ASSERT_EQ(unlockpt(master_), 0);
+    slave_name_ = ptsname(master_);
+  }
+  void TearDown() override {
+    if (master_ >= 0) close(master_);
+  }
+  // Runs timeout as PID 1 and session leader with the terminal as stdin and controlling terminal; `keys` are typed
+  // `after` seconds after the start.
+  Result RunTyping(const std::vector<std::string>& timeout_args, const std::string& keys, double after) {
+    std::vector<std::string> argv = {"unshare", "--pid", "--fork", "--mount-proc", "setsid", "--ctty",
+                                     dir_ + "/timeout"};
+    argv.insert(argv.end(), timeout_args.begin(), timeout_args.end());
+    Options options;
+    const std::string slave = slave_name_;
+    options.before_exec = [slave] {
+      setsid();
+      const int fd = open(slave.c_str(), O_RDWR);  // The first terminal a session leader opens is its own.
+      dup2(fd, 0);
+    };
+    std::thread typist([this, keys, after] {
+      usleep(static_cast<useconds_t>(after * 1e6));
+      (void)!write(master_, keys.data(), keys.size());
+    });
+    Result r = RunProgram("/usr/bin/unshare", argv, options);
+    typist.join();
+    return r;
+  }
+  int master_ = -1;
+  std::string slave_name_;
+};
+
+TEST_F(AsPid1WithTerminalTest, TheCommandsGroupHasTheTerminal) {
+  // Fields 5 and 8 of /proc/PID/stat: the process group and the terminal's foreground group.
+  Result r = RunTyping({"10", "sh", "-c", "echo pgrp=$(cut -d' ' -f5 /proc/$$/stat) tpgid=$(cut -d' ' -f8 /proc/$$/stat)"},
+                       "", 0);
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.out, "pgrp=2 tpgid=2\n");
+  EXPECT_EQ(r.err, "");
+}
+
+TEST_F(AsPid1WithTerminalTest, CtrlCReachesTheCommandOnlyFromTheTerminal) {
+  // The terminal's INT goes to the command's group alone: timeout does not get it, so it passes nothing on (-v would
+  // say so). The command's trap notes it; its loop of short sleeps goes on to the end.
+  Result r = RunTyping({"-v", "10", "sh", "-c",
+                        "trap 'echo got INT' INT; i=0; while [ $i -lt 20 ]; do sleep 0.1 2>/dev/null; i=$((i+1)); "
+                        "done; exit 3"},
+                       "\x03", 0.8);
+  EXPECT_EQ(r.status, 3);
+  EXPECT_EQ(r.out, "got INT\n");
+  EXPECT_EQ(r.err, "");
+}
+
+TEST_F(AsPid1WithTerminalTest, CtrlZStopsTheCommand) {
+  // A watcher in another session (not stopped with the group) reads the command's state 0.6 s after Ctrl-Z, then
+  // continues the group, as `fg` would. In timeout's own group the command would be in an orphaned process group,
+  // whose terminal stop signals the kernel discards: it would still be running (S).
+  Result r = RunTyping({"10", "sh", "-c",
+                        "setsid sh -c \"sleep 1.4; cut -d' ' -f3 /proc/$$/stat; kill -CONT -$$\" & "
+                        "i=0; while [ $i -lt 25 ]; do sleep 0.1; i=$((i+1)); done; echo done; exit 3"},
+                       "\x1a", 0.8);
+  EXPECT_EQ(r.status, 3);
+  EXPECT_EQ(r.out, "T\ndone\n");
 }
 
 // --- --tree --------------------------------------------------------------------------------------------------------
