@@ -1,8 +1,13 @@
 #include "uucore/process.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <sched.h>
 #include <signal.h>
+#include <stdint.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -48,6 +53,70 @@ struct ChildPlan {
   _exit(kExitCannotInvoke);
 }
 
+// struct clone_args of <linux/sched.h> up to `cgroup` (CLONE_ARGS_SIZE_VER2, Linux 5.7), declared here because
+// glibc 2.36 has no clone3() wrapper and <linux/sched.h> redefines <sched.h>'s CLONE_* macros.
+struct CloneArgs {
+  uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls, set_tid, set_tid_size, cgroup;
+};
+constexpr uint64_t kCloneIntoCgroup = 0x200000000ULL;  // CLONE_INTO_CGROUP
+
+[[noreturn]] void ChildOnItsOwnStack(void* plan) { ChildAfterVfork(static_cast<ChildPlan*>(plan)); }
+
+// clone3(args) whose child runs fn(arg) on the stack named in args and never comes back here; the parent gets the
+// pid or -errno. In assembly because the child must not return through a C frame: with CLONE_VM it would return
+// into the parent's frames from a different stack (glibc's vfork() avoids that by keeping its return address in a
+// register; clone3 with a stack of its own avoids it by never returning).
+long Clone3WithTrampoline(CloneArgs* args, void (*fn)(void*), void* arg) {
+#if defined(__x86_64__) && defined(SYS_clone3)
+  long ret;
+  asm volatile(
+      "syscall\n\t"
+      "testq %%rax, %%rax\n\t"
+      "jnz 1f\n\t"
+      "xorl %%ebp, %%ebp\n\t"  // The child: the outermost frame of its new stack (16-byte aligned at the call).
+      "movq %[arg], %%rdi\n\t"
+      "callq *%[fn]\n\t"
+      "ud2\n"
+      "1:"
+      : "=a"(ret)
+      : "0"(static_cast<long>(SYS_clone3)), "D"(args), "S"(sizeof(CloneArgs)), [fn] "r"(fn), [arg] "r"(arg)
+      : "rcx", "r11", "memory", "cc");
+  return ret;
+#else
+  (void)args, (void)fn, (void)arg;
+  return -ENOSYS;
+#endif
+}
+
+// vfork() into a cgroup: clone3(CLONE_VM|CLONE_VFORK|CLONE_INTO_CGROUP) with the child on a stack of its own, which
+// runs ChildAfterVfork(plan) exactly as the vfork child does (same memory, so exec_errno reaches us the same way).
+// Returns the pid, or -1 with errno set. Called with every signal blocked, as vfork() is.
+pid_t CloneIntoCgroup(ChildPlan* plan, int cgroup_fd) {
+  size_t argc = 0;
+  while (plan->argv[argc] != nullptr) ++argc;
+  // execvp's own needs: a PATH buffer and, for a script without #!, a copy of argv; sigaction and the rest are small.
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  const size_t size = ((argc + 3) * sizeof(char*) + PATH_MAX + 64 * 1024 + page - 1) / page * page;
+  void* map = mmap(nullptr, size + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK | MAP_NORESERVE,
+                   -1, 0);
+  if (map == MAP_FAILED) return -1;
+  (void)mprotect(map, page, PROT_NONE);  // A guard page below the stack: an overflow faults instead of corrupting.
+  CloneArgs args = {};
+  args.flags = CLONE_VM | CLONE_VFORK | kCloneIntoCgroup;
+  args.exit_signal = SIGCHLD;
+  args.stack = reinterpret_cast<uintptr_t>(map) + page;
+  args.stack_size = size;
+  args.cgroup = static_cast<uint64_t>(cgroup_fd);
+  // Returns once the child has exec'd or exited (CLONE_VFORK): its stack is ours to free.
+  const long ret = Clone3WithTrampoline(&args, ChildOnItsOwnStack, plan);
+  munmap(map, size + page);
+  if (ret < 0) {
+    errno = static_cast<int>(-ret);
+    return -1;
+  }
+  return static_cast<pid_t>(ret);
+}
+
 absl::Status WaitError(int err) {
   if (err == ECHILD) return absl::NotFoundError("waitpid: no such child (already reaped?)");
   return absl::ErrnoToStatus(err, "waitpid");
@@ -82,10 +151,14 @@ absl::StatusOr<pid_t> Spawn(char* const argv[], const SpawnOptions& options) {
   SpawnOptions child_options = options;
   if (child_options.mask == nullptr) child_options.mask = &caller_mask;
   ChildPlan plan = {argv, &child_options, 0};
-  const pid_t pid = vfork();
-  if (pid == 0) ChildAfterVfork(&plan);
+  const pid_t pid = options.cgroup_fd >= 0 ? CloneIntoCgroup(&plan, options.cgroup_fd) : vfork();
+  if (pid == 0) ChildAfterVfork(&plan);  // vfork() only: CloneIntoCgroup()'s child never returns here.
   const int fork_errno = errno;
   pthread_sigmask(SIG_SETMASK, &caller_mask, nullptr);  // Give the caller its mask back on every path.
+  if (pid < 0 && options.cgroup_fd >= 0) {
+    // Nothing was started: the caller may try again without the cgroup (kUnavailable is this path's alone).
+    return absl::UnavailableError(absl::StrCat("cannot start the command in the cgroup: clone3: ", strerror(fork_errno)));
+  }
   if (pid < 0) return absl::Status(absl::ErrnoToStatusCode(fork_errno),
                                    absl::StrCat("fork system call failed: ", strerror(fork_errno)));
   if (plan.exec_errno != 0) {

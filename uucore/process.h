@@ -55,6 +55,11 @@ struct SpawnOptions {
   const sigset_t* ignore = nullptr;
   // Put the child in a new process group of its own (setpgid(0, 0)) before exec.
   bool new_process_group = false;
+  // Start the child inside this cgroup v2 group: a descriptor of its directory (CgroupLeaf::dir_fd(), uucore/cgroup.h),
+  // through clone3(CLONE_INTO_CGROUP) (Linux 5.7), so the child is in the group from its first instruction and
+  // nothing it forks can start outside. The same vfork semantics (CLONE_VM|CLONE_VFORK, the child on a stack of its
+  // own). -1: a plain vfork. See Spawn() for what a refusal returns.
+  int cgroup_fd = -1;
 };
 
 // Spawn()
@@ -73,6 +78,13 @@ struct SpawnOptions {
 //     absl::ErrnoToStatusCode(errno) (kUnavailable for EAGAIN, kResourceExhausted for ENOMEM; never kNotFound or
 //     kFailedPrecondition), so ExecFailureStatus() gives 125.
 //   - argv empty or argv[0] null: InvalidArgument.
+//   - with cgroup_fd >= 0, any failure of clone3 (the group refused, or no process could be made): code
+//     kUnavailable, message "cannot start the command in the cgroup: clone3: REASON", and no process was created.
+//     ENOSYS: no clone3 (Linux < 5.3, or a seccomp filter such as Docker's default); EINVAL or E2BIG: no
+//     CLONE_INTO_CGROUP (Linux < 5.7); EBADF: not a cgroup v2 directory; EBUSY: the group has controllers enabled
+//     for children (cgroup v2's "no internal processes" rule); EOPNOTSUPP: a threaded or invalid group; ENODEV: the
+//     group was removed; EACCES/EPERM: not delegated to us; EAGAIN/ENOMEM: pids.max or no memory. Also ENOSYS on
+//     architectures without the clone3 trampoline (all but x86-64). The caller may Spawn() again without cgroup_fd.
 // Signal safety: every signal stays blocked in the child until dispositions are set and the requested mask is
 // installed right before execve. A signal arriving in that last instant runs the caller's handler in the child,
 // which shares the caller's memory: list handled signals in reset_default (or keep them blocked in mask) unless
