@@ -1,7 +1,6 @@
 #include "uucore/process.h"
 
 #include <errno.h>
-#include <limits.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdint.h>
@@ -12,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <new>
 #include <optional>
 
 #include "absl/status/status.h"
@@ -60,61 +60,44 @@ struct CloneArgs {
 };
 constexpr uint64_t kCloneIntoCgroup = 0x200000000ULL;  // CLONE_INTO_CGROUP
 
-[[noreturn]] void ChildOnItsOwnStack(void* plan) { ChildAfterVfork(static_cast<ChildPlan*>(plan)); }
-
-// clone3(args) whose child runs fn(arg) on the stack named in args and never comes back here; the parent gets the
-// pid or -errno. In assembly because the child must not return through a C frame: with CLONE_VM it would return
-// into the parent's frames from a different stack (glibc's vfork() avoids that by keeping its return address in a
-// register; clone3 with a stack of its own avoids it by never returning).
-long Clone3WithTrampoline(CloneArgs* args, void (*fn)(void*), void* arg) {
-#if defined(__x86_64__) && defined(SYS_clone3)
-  long ret;
-  asm volatile(
-      "syscall\n\t"
-      "testq %%rax, %%rax\n\t"
-      "jnz 1f\n\t"
-      "xorl %%ebp, %%ebp\n\t"  // The child: the outermost frame of its new stack (16-byte aligned at the call).
-      "movq %[arg], %%rdi\n\t"
-      "callq *%[fn]\n\t"
-      "ud2\n"
-      "1:"
-      : "=a"(ret)
-      : "0"(static_cast<long>(SYS_clone3)), "D"(args), "S"(sizeof(CloneArgs)), [fn] "r"(fn), [arg] "r"(arg)
-      : "rcx", "r11", "memory", "cc");
-  return ret;
-#else
-  (void)args, (void)fn, (void)arg;
-  return -ENOSYS;
-#endif
-}
-
-// vfork() into a cgroup: clone3(CLONE_VM|CLONE_VFORK|CLONE_INTO_CGROUP) with the child on a stack of its own, which
-// runs ChildAfterVfork(plan) exactly as the vfork child does (same memory, so exec_errno reaches us the same way).
-// Returns the pid, or -1 with errno set. Called with every signal blocked, as vfork() is.
-pid_t CloneIntoCgroup(ChildPlan* plan, int cgroup_fd) {
-  size_t argc = 0;
-  while (plan->argv[argc] != nullptr) ++argc;
-  // execvp's own needs: a PATH buffer and, for a script without #!, a copy of argv; sigaction and the rest are small.
-  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-  const size_t size = ((argc + 3) * sizeof(char*) + PATH_MAX + 64 * 1024 + page - 1) / page * page;
-  void* map = mmap(nullptr, size + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK | MAP_NORESERVE,
-                   -1, 0);
-  if (map == MAP_FAILED) return -1;
-  (void)mprotect(map, page, PROT_NONE);  // A guard page below the stack: an overflow faults instead of corrupting.
-  CloneArgs args = {};
-  args.flags = CLONE_VM | CLONE_VFORK | kCloneIntoCgroup;
-  args.exit_signal = SIGCHLD;
-  args.stack = reinterpret_cast<uintptr_t>(map) + page;
-  args.stack_size = size;
-  args.cgroup = static_cast<uint64_t>(cgroup_fd);
-  // Returns once the child has exec'd or exited (CLONE_VFORK): its stack is ours to free.
-  const long ret = Clone3WithTrampoline(&args, ChildOnItsOwnStack, plan);
-  munmap(map, size + page);
-  if (ret < 0) {
-    errno = static_cast<int>(-ret);
-    return -1;
+// A ChildPlan in a MAP_SHARED page, for a child made without CLONE_VM: its write of exec_errno still reaches us.
+class SharedPlan {
+ public:
+  explicit SharedPlan(const ChildPlan& plan) {
+    void* page = mmap(nullptr, sizeof(ChildPlan), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (page != MAP_FAILED) plan_ = new (page) ChildPlan{plan.argv, plan.options, 0};
   }
-  return static_cast<pid_t>(ret);
+  ~SharedPlan() {
+    if (plan_ != nullptr) munmap(plan_, sizeof(ChildPlan));
+  }
+  SharedPlan(const SharedPlan&) = delete;
+  SharedPlan& operator=(const SharedPlan&) = delete;
+  ChildPlan* get() const { return plan_; }  // nullptr if mmap failed (errno says why)
+
+ private:
+  ChildPlan* plan_ = nullptr;
+};
+
+// vfork() into a cgroup: clone3(CLONE_VFORK|CLONE_INTO_CGROUP). Without CLONE_VM, so the child returns here like a
+// fork child, on its own copy of our stack (with CLONE_VM it would need a stack of its own and code that never
+// returns through a C frame, which AddressSanitizer cannot follow); CLONE_VFORK still holds us until it has exec'd
+// or exited, so exec errors are exact, and `plan` lives in shared memory to carry exec_errno back. The child then
+// runs ChildAfterVfork() on its copy of our memory: only system calls, as in the vfork child (glibc's cached thread
+// id is stale there; nothing in ChildAfterVfork() uses it). Returns 0 in the child, the pid in the parent, or -1
+// with errno set. Called with every signal blocked, as vfork() is.
+pid_t CloneIntoCgroup(ChildPlan* plan, int cgroup_fd) {
+  if (plan == nullptr) return -1;  // SharedPlan's mmap failed; errno is its.
+#ifdef SYS_clone3
+  CloneArgs args = {};
+  args.flags = CLONE_VFORK | kCloneIntoCgroup;
+  args.exit_signal = SIGCHLD;
+  args.cgroup = static_cast<uint64_t>(cgroup_fd);
+  return static_cast<pid_t>(syscall(SYS_clone3, &args, sizeof args));
+#else
+  (void)cgroup_fd;
+  errno = ENOSYS;
+  return -1;
+#endif
 }
 
 absl::Status WaitError(int err) {
@@ -151,8 +134,11 @@ absl::StatusOr<pid_t> Spawn(char* const argv[], const SpawnOptions& options) {
   SpawnOptions child_options = options;
   if (child_options.mask == nullptr) child_options.mask = &caller_mask;
   ChildPlan plan = {argv, &child_options, 0};
-  const pid_t pid = options.cgroup_fd >= 0 ? CloneIntoCgroup(&plan, options.cgroup_fd) : vfork();
-  if (pid == 0) ChildAfterVfork(&plan);  // vfork() only: CloneIntoCgroup()'s child never returns here.
+  std::optional<SharedPlan> shared;  // Only to start the child in a cgroup (clone3 without CLONE_VM).
+  if (options.cgroup_fd >= 0) shared.emplace(plan);
+  ChildPlan* const child_plan = shared ? shared->get() : &plan;
+  const pid_t pid = shared ? CloneIntoCgroup(child_plan, options.cgroup_fd) : vfork();
+  if (pid == 0) ChildAfterVfork(child_plan);
   const int fork_errno = errno;
   pthread_sigmask(SIG_SETMASK, &caller_mask, nullptr);  // Give the caller its mask back on every path.
   if (pid < 0 && options.cgroup_fd >= 0) {
@@ -161,12 +147,12 @@ absl::StatusOr<pid_t> Spawn(char* const argv[], const SpawnOptions& options) {
   }
   if (pid < 0) return absl::Status(absl::ErrnoToStatusCode(fork_errno),
                                    absl::StrCat("fork system call failed: ", strerror(fork_errno)));
-  if (plan.exec_errno != 0) {
+  if (child_plan->exec_errno != 0) {
     // The child has already _exit-ed (vfork resumed us); reap it so no zombie is left behind.
     int ignored;
     while (waitpid(pid, &ignored, 0) < 0 && errno == EINTR) {
     }
-    return ExecError(plan.exec_errno);
+    return ExecError(child_plan->exec_errno);
   }
   return pid;
 }

@@ -57,8 +57,10 @@ struct SpawnOptions {
   bool new_process_group = false;
   // Start the child inside this cgroup v2 group: a descriptor of its directory (CgroupLeaf::dir_fd(), uucore/cgroup.h),
   // through clone3(CLONE_INTO_CGROUP) (Linux 5.7), so the child is in the group from its first instruction and
-  // nothing it forks can start outside. The same vfork semantics (CLONE_VM|CLONE_VFORK, the child on a stack of its
-  // own). -1: a plain vfork. See Spawn() for what a refusal returns.
+  // nothing it forks can start outside. Still vfork semantics for the caller (CLONE_VFORK: Spawn() returns once the
+  // child has exec'd or failed, exec errors exact), but the child runs on a copy of the caller's memory (no
+  // CLONE_VM: a fork's page-table copy, some 0.1 ms for a small caller). -1: a plain vfork. See Spawn() for what a
+  // refusal returns.
   int cgroup_fd = -1;
 };
 
@@ -83,8 +85,8 @@ struct SpawnOptions {
 //     ENOSYS: no clone3 (Linux < 5.3, or a seccomp filter such as Docker's default); EINVAL or E2BIG: no
 //     CLONE_INTO_CGROUP (Linux < 5.7); EBADF: not a cgroup v2 directory; EBUSY: the group has controllers enabled
 //     for children (cgroup v2's "no internal processes" rule); EOPNOTSUPP: a threaded or invalid group; ENODEV: the
-//     group was removed; EACCES/EPERM: not delegated to us; EAGAIN/ENOMEM: pids.max or no memory. Also ENOSYS on
-//     architectures without the clone3 trampoline (all but x86-64). The caller may Spawn() again without cgroup_fd.
+//     group was removed; EACCES/EPERM: not delegated to us; EAGAIN/ENOMEM: pids.max or no memory. The caller may
+//     Spawn() again without cgroup_fd.
 // Signal safety: every signal stays blocked in the child until dispositions are set and the requested mask is
 // installed right before execve. A signal arriving in that last instant runs the caller's handler in the child,
 // which shares the caller's memory: list handled signals in reset_default (or keep them blocked in mask) unless

@@ -393,8 +393,8 @@ TEST_F(SpawnIntoCgroupTest, ARefusalIsUnavailableAndStartsNothing) {
   EXPECT_TRUE(NoChildrenLeft());
 }
 
-// execvp runs a script without #! through sh with a copy of argv on the child's stack: it must fit.
-TEST_F(SpawnIntoCgroupTest, AHugeArgvFitsTheChildsStack) {
+// execvp runs a script without #! through sh, with a copy of argv on the stack: the child has a whole stack.
+TEST_F(SpawnIntoCgroupTest, AScriptWithoutShebangAndAHugeArgvRuns) {
   const std::string script = TempPath("no-shebang");
   {
     std::ofstream out(script);
