@@ -63,19 +63,23 @@ constexpr uint64_t kCloneIntoCgroup = 0x200000000ULL;  // CLONE_INTO_CGROUP
 // A ChildPlan in a MAP_SHARED page, for a child made without CLONE_VM: its write of exec_errno still reaches us.
 class SharedPlan {
  public:
-  explicit SharedPlan(const ChildPlan& plan) {
-    void* page = mmap(nullptr, sizeof(ChildPlan), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (page != MAP_FAILED) plan_ = new (page) ChildPlan{plan.argv, plan.options, 0};
-  }
-  ~SharedPlan() {
-    if (plan_ != nullptr) munmap(plan_, sizeof(ChildPlan));
-  }
+  explicit SharedPlan(const ChildPlan& plan) : plan_(Map(plan)) {}
+  ~SharedPlan() { Unmap(plan_); }
   SharedPlan(const SharedPlan&) = delete;
   SharedPlan& operator=(const SharedPlan&) = delete;
   ChildPlan* get() const { return plan_; }  // nullptr if mmap failed (errno says why)
 
  private:
-  ChildPlan* plan_ = nullptr;
+  // Out of line: inlined into Spawn(), their locals would live across vfork() (-Wclobbered).
+  __attribute__((noinline)) static ChildPlan* Map(const ChildPlan& plan) {
+    void* page = mmap(nullptr, sizeof(ChildPlan), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    return page == MAP_FAILED ? nullptr : new (page) ChildPlan{plan.argv, plan.options, 0};
+  }
+  __attribute__((noinline)) static void Unmap(ChildPlan* plan) {
+    if (plan != nullptr) munmap(plan, sizeof(ChildPlan));
+  }
+
+  ChildPlan* const plan_;
 };
 
 // vfork() into a cgroup: clone3(CLONE_VFORK|CLONE_INTO_CGROUP). Without CLONE_VM, so the child returns here like a
