@@ -8,6 +8,12 @@
 //                                      Subreaper; a new cgroup v2 leaf; COMMAND forked into it (cgroup.procs);
 //                                      at DURATION after start "1" into cgroup.kill by hand; reaps until ECHILD;
 //                                      exits 137. Any -s option is ignored: cgroup.kill is KILL.
+//   helper leaf [-s SIG] DURATION COMMAND...
+//                                      a stand-in for timeout's cgroup backend until timeout has it, built from the
+//                                      same library calls: subreaper, uucore::CgroupLeaf::Create(), Spawn() with
+//                                      cgroup_fd (clone3 into the group), at DURATION CgroupLeaf::Signal(SIG)
+//                                      (cgroup.kill for KILL; freeze, pidfds, thaw otherwise), reaps until ECHILD,
+//                                      Remove(); exits 124, or 137 for KILL.
 //   helper proc flat|daemons N SIG files|scan|auto [ROUNDS]
 //                                      uucore::SignalDescendants() alone: becomes subreaper, builds the tree, and
 //                                      prints per round "signal_ms reaped_ms signalled" (SignalDescendants, then
@@ -29,6 +35,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/numbers.h"
 #include "uucore/cgroup.h"
+#include "uucore/process.h"
 #include "uucore/process_tree.h"
 #include "uucore/signals.h"
 
@@ -100,6 +107,32 @@ int Floor(double duration, char** command) {
   return 137;
 }
 
+int Leaf(int sig, double duration, char** command) {
+  const double start = Now();
+  if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0) Die("prctl");
+  absl::StatusOr<uucore::Cgroup2Location> where = uucore::FindCgroup2();
+  absl::StatusOr<uucore::CgroupLeaf> leaf =
+      where.ok() ? uucore::CgroupLeaf::Create(*where, "kill-tree-leaf") : absl::StatusOr<uucore::CgroupLeaf>(where.status());
+  if (!leaf.ok()) {
+    fprintf(stderr, "helper: %s\n", std::string(leaf.status().message()).c_str());
+    return 125;
+  }
+  uucore::SpawnOptions spawn;
+  spawn.cgroup_fd = leaf->dir_fd();
+  absl::StatusOr<pid_t> child = uucore::Spawn(command, spawn);
+  if (!child.ok()) {
+    fprintf(stderr, "helper: %s\n", std::string(child.status().message()).c_str());
+    return 125;
+  }
+  Sleep(start + duration - Now());
+  absl::StatusOr<int> signalled = leaf->Signal(sig);
+  if (!signalled.ok()) fprintf(stderr, "helper: %s\n", std::string(signalled.status().message()).c_str());
+  while (waitpid(-1, nullptr, 0) > 0 || errno == EINTR) {
+  }
+  (void)leaf->Remove();
+  return sig == SIGKILL ? 137 : 124;
+}
+
 int Proc(const std::string& shape, int n, int sig, const std::string& how_name, int rounds, const char* self) {
   if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0) Die("prctl");
   const uucore::Enumeration how = how_name == "files"  ? uucore::Enumeration::kChildrenFiles
@@ -140,6 +173,17 @@ int main(int argc, char* argv[]) {
     double duration;
     if (at + 1 < argc && absl::SimpleAtod(argv[at], &duration)) return Floor(duration, argv + at + 1);
   }
+  if (mode == "leaf" && argc >= 4) {
+    int at = 2, sig = SIGTERM;
+    if (std::string(argv[at]) == "-s" && at + 1 < argc) {
+      absl::StatusOr<int> parsed = uucore::ParseSignal(argv[at + 1]);
+      if (!parsed.ok()) return 2;
+      sig = *parsed;
+      at += 2;
+    }
+    double duration;
+    if (at + 1 < argc && absl::SimpleAtod(argv[at], &duration)) return Leaf(sig, duration, argv + at + 1);
+  }
   if (mode == "proc" && (argc == 6 || argc == 7) && absl::SimpleAtoi(argv[3], &n)) {
     absl::StatusOr<int> sig = uucore::ParseSignal(argv[4]);
     int rounds = 1;
@@ -147,6 +191,7 @@ int main(int argc, char* argv[]) {
     if (sig.ok()) return Proc(argv[2], n, *sig, argv[5], rounds, "/proc/self/exe");
   }
   fprintf(stderr, "usage: helper tree flat|daemons N READY | floor [-s SIG] DURATION COMMAND... | "
+                  "leaf [-s SIG] DURATION COMMAND... | "
                   "proc flat|daemons N SIG files|scan|auto [ROUNDS]\n");
   return 2;
 }
