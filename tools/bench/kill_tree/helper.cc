@@ -56,15 +56,20 @@ int Tree(const std::string& shape, int n, const char* ready) {
   for (int i = 0; i < n; ++i) {
     const pid_t pid = fork();
     if (pid < 0) Die("fork");
-    if (pid > 0) {
-      if (shape == "daemons") waitpid(pid, nullptr, 0);  // The intermediate child exits at once.
-      continue;
-    }
+    if (pid > 0) continue;
     if (shape == "daemons") {
       setsid();
       if (fork() != 0) _exit(0);  // The daemon is the grandchild, orphaned at once.
     }
     for (;;) pause();
+  }
+  // Daemons: each intermediate child has forked its daemon before exiting; once all are reaped, all daemons exist.
+  // (Reaped after the loop, not one by one: waiting for each exit costs a scheduling round trip per daemon.)
+  if (shape == "daemons") {
+    for (int i = 0; i < n; ++i) {
+      while (waitpid(-1, nullptr, 0) < 0 && errno == EINTR) {
+      }
+    }
   }
   const int fd = open(ready, O_WRONLY | O_CREAT | O_TRUNC, 0644);
   if (fd < 0) Die("open READY");
