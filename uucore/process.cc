@@ -1,8 +1,11 @@
 #include "uucore/process.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <signal.h>
+#include <stdint.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
@@ -10,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <new>
 #include <optional>
 
 #include "absl/status/status.h"
@@ -68,6 +72,57 @@ int RawSetMask(int how, const sigset_t* set, sigset_t* old) {
   _exit(kExitCannotInvoke);
 }
 
+// struct clone_args of <linux/sched.h> up to `cgroup` (CLONE_ARGS_SIZE_VER2, Linux 5.7), declared here because
+// glibc 2.36 has no clone3() wrapper and <linux/sched.h> redefines <sched.h>'s CLONE_* macros.
+struct CloneArgs {
+  uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls, set_tid, set_tid_size, cgroup;
+};
+constexpr uint64_t kCloneIntoCgroup = 0x200000000ULL;  // CLONE_INTO_CGROUP
+
+// A ChildPlan in a MAP_SHARED page, for a child made without CLONE_VM: its write of exec_errno still reaches us.
+class SharedPlan {
+ public:
+  explicit SharedPlan(const ChildPlan& plan) : plan_(Map(plan)) {}
+  ~SharedPlan() { Unmap(plan_); }
+  SharedPlan(const SharedPlan&) = delete;
+  SharedPlan& operator=(const SharedPlan&) = delete;
+  ChildPlan* get() const { return plan_; }  // nullptr if mmap failed (errno says why)
+
+ private:
+  // Out of line: inlined into Spawn(), their locals would live across vfork() (-Wclobbered).
+  __attribute__((noinline)) static ChildPlan* Map(const ChildPlan& plan) {
+    void* page = mmap(nullptr, sizeof(ChildPlan), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    return page == MAP_FAILED ? nullptr : new (page) ChildPlan{plan.argv, plan.options, plan.parent, 0};
+  }
+  __attribute__((noinline)) static void Unmap(ChildPlan* plan) {
+    if (plan != nullptr) munmap(plan, sizeof(ChildPlan));
+  }
+
+  ChildPlan* const plan_;
+};
+
+// vfork() into a cgroup: clone3(CLONE_VFORK|CLONE_INTO_CGROUP). Without CLONE_VM, so the child returns here like a
+// fork child, on its own copy of our stack (with CLONE_VM it would need a stack of its own and code that never
+// returns through a C frame, which AddressSanitizer cannot follow); CLONE_VFORK still holds us until it has exec'd
+// or exited, so exec errors are exact, and `plan` lives in shared memory to carry exec_errno back. The child then
+// runs ChildAfterVfork() on its copy of our memory: only system calls, as in the vfork child (glibc's cached thread
+// id is stale there; nothing in ChildAfterVfork() uses it). Returns 0 in the child, the pid in the parent, or -1
+// with errno set. Called with every signal blocked, as vfork() is.
+pid_t CloneIntoCgroup(ChildPlan* plan, int cgroup_fd) {
+  if (plan == nullptr) return -1;  // SharedPlan's mmap failed; errno is its.
+#ifdef SYS_clone3
+  CloneArgs args = {};
+  args.flags = CLONE_VFORK | kCloneIntoCgroup;
+  args.exit_signal = SIGCHLD;
+  args.cgroup = static_cast<uint64_t>(cgroup_fd);
+  return static_cast<pid_t>(syscall(SYS_clone3, &args, sizeof args));
+#else
+  (void)cgroup_fd;
+  errno = ENOSYS;
+  return -1;
+#endif
+}
+
 absl::Status WaitError(int err) {
   if (err == ECHILD) return absl::NotFoundError("waitpid: no such child (already reaped?)");
   return absl::ErrnoToStatus(err, "waitpid");
@@ -103,18 +158,26 @@ absl::StatusOr<pid_t> Spawn(char* const argv[], const SpawnOptions& options) {
   if (child_options.mask == nullptr) child_options.mask = &caller_mask;
   const pid_t parent = options.parent_pid != 0 ? options.parent_pid : getpid();
   ChildPlan plan = {argv, &child_options, parent, 0};
-  const pid_t pid = vfork();
-  if (pid == 0) ChildAfterVfork(&plan);
+  std::optional<SharedPlan> shared;  // Only to start the child in a cgroup (clone3 without CLONE_VM).
+  if (options.cgroup_fd >= 0) shared.emplace(plan);
+  ChildPlan* const child_plan = shared ? shared->get() : &plan;
+  const pid_t pid = shared ? CloneIntoCgroup(child_plan, options.cgroup_fd) : vfork();
+  if (pid == 0) ChildAfterVfork(child_plan);
   const int fork_errno = errno;
   RawSetMask(SIG_SETMASK, &caller_mask, nullptr);  // Give the caller its mask back on every path, exactly.
+  if (pid < 0 && options.cgroup_fd >= 0) {
+    // Nothing was started: the caller may try again without the cgroup (kUnavailable is this path's alone).
+    return absl::UnavailableError(
+        absl::StrCat("cannot start the command in the cgroup: clone3: ", ErrnoText(fork_errno)));
+  }
   if (pid < 0) return absl::Status(absl::ErrnoToStatusCode(fork_errno),
                                    absl::StrCat(Format("fork system call failed"), ": ", ErrnoText(fork_errno)));
-  if (plan.exec_errno != 0) {
+  if (child_plan->exec_errno != 0) {
     // The child has already _exit-ed (vfork resumed us); reap it so no zombie is left behind.
     int ignored;
     while (waitpid(pid, &ignored, 0) < 0 && errno == EINTR) {
     }
-    return ExecError(plan.exec_errno);
+    return ExecError(child_plan->exec_errno);
   }
   return pid;
 }

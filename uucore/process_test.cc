@@ -12,12 +12,15 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "absl/strings/str_cat.h"
 #include "tests/testing/status_matchers.h"
+#include "uucore/cgroup.h"
 #include "uucore/signal_wait.h"
 
 namespace uucore {
@@ -325,6 +328,106 @@ TEST(ExecReplacingTest, ReplacesTheProcessOrReturnsTheError) {
   EXPECT_THAT(ExecReplacing(missing), StatusIs(absl::StatusCode::kNotFound, "No such file or directory"));
   char* dir[] = {const_cast<char*>("/etc"), nullptr};
   EXPECT_THAT(ExecReplacing(dir), StatusIs(absl::StatusCode::kFailedPrecondition, "Permission denied"));
+}
+
+// Spawn() into a cgroup v2 group (clone3 with CLONE_INTO_CGROUP), where this machine has one we may write.
+class SpawnIntoCgroupTest : public testing::Test {
+ protected:
+  void SetUp() override {
+    absl::StatusOr<Cgroup2Location> where = FindCgroup2();
+    if (!where.ok()) GTEST_SKIP() << "no cgroup v2 here: " << where.status();
+    where_ = *where;
+    absl::StatusOr<CgroupLeaf> leaf = CgroupLeaf::Create(where_, "uucore-process-test");
+    if (!leaf.ok()) GTEST_SKIP() << "may not create a cgroup here: " << leaf.status();
+    leaf_.emplace(std::move(*leaf));
+    options_.cgroup_fd = leaf_->dir_fd();
+  }
+
+  // What /proc/PID/cgroup says of a process in the leaf.
+  std::string InLeaf() const {
+    const std::string name = leaf_->path().substr(leaf_->path().rfind('/') + 1);
+    return absl::StrCat("0::", where_.own_path == "/" ? "" : where_.own_path, "/", name, "\n");
+  }
+
+  Cgroup2Location where_;
+  std::optional<CgroupLeaf> leaf_;
+  SpawnOptions options_;
+};
+
+TEST_F(SpawnIntoCgroupTest, TheChildIsInTheGroupFromTheStart) {
+  absl::StatusOr<pid_t> pid = Spawn(Argv({"sleep", "10"}).get(), options_);
+  ASSERT_THAT(pid, IsOk());
+  const std::string cgroup = ReadFile(absl::StrCat("/proc/", *pid, "/cgroup"));
+  EXPECT_TRUE(cgroup.rfind(InLeaf()) == 0 || cgroup.find("\n" + InLeaf()) != std::string::npos) << cgroup;
+  EXPECT_EQ(*leaf_->Procs(), std::vector<pid_t>{*pid});
+  EXPECT_THAT(SendSignal(*pid, SIGKILL), IsOk());
+  EXPECT_EQ(ExitStatusOf(*Reap(*pid)), 137);
+  // The plain path, for comparison: our own group.
+  EXPECT_EQ(RunToStatus({"grep", "-qx", "0::" + where_.own_path, "/proc/self/cgroup"}), 0);
+  EXPECT_EQ(RunToStatus({"grep", "-qx", InLeaf().substr(0, InLeaf().size() - 1), "/proc/self/cgroup"}, options_), 0);
+}
+
+TEST_F(SpawnIntoCgroupTest, ReportsExecFailuresExactlyAndLeavesNoZombie) {
+  EXPECT_EQ(RunToStatus({"sh", "-c", "exit 3"}, options_), 3);
+  EXPECT_THAT(Spawn(Argv({"no-such-command-here"}).get(), options_),
+              StatusIs(absl::StatusCode::kNotFound, "No such file or directory"));
+  EXPECT_THAT(Spawn(Argv({"/etc"}).get(), options_),
+              StatusIs(absl::StatusCode::kFailedPrecondition, "Permission denied"));
+  EXPECT_THAT(Spawn(Argv({"/etc/passwd/x"}).get(), options_),
+              StatusIs(absl::StatusCode::kFailedPrecondition, "Not a directory"));
+  EXPECT_TRUE(NoChildrenLeft());
+}
+
+TEST_F(SpawnIntoCgroupTest, TheChildGetsTheRequestedMaskAndDispositions) {
+  ScopedSignalBlock callers({SIGUSR1});
+  const std::string expected = OwnMaskLines();
+  ScopedSignalBlock block({SIGCHLD, SIGTERM, SIGINT, SIGHUP, SIGALRM});
+  options_.mask = &block.old_mask();
+  EXPECT_EQ(ChildMaskLines(options_), expected);
+  sigset_t ignore;
+  sigemptyset(&ignore);
+  sigaddset(&ignore, SIGUSR2);
+  options_.ignore = &ignore;
+  EXPECT_NE(ChildMaskLines(options_), expected);  // USR2 ignored in the child.
+  EXPECT_FALSE(IsIgnored(SIGUSR2));               // Not in the caller.
+  sigset_t now;
+  pthread_sigmask(SIG_SETMASK, nullptr, &now);
+  EXPECT_EQ(sigismember(&now, SIGTERM), 1);  // The caller's mask as it was.
+  EXPECT_EQ(sigismember(&now, SIGUSR2), 0);
+}
+
+TEST_F(SpawnIntoCgroupTest, ARefusalIsUnavailableAndStartsNothing) {
+  const int not_a_group = open("/dev/null", O_RDONLY | O_CLOEXEC);
+  options_.cgroup_fd = not_a_group;
+  EXPECT_THAT(Spawn(Argv({"true"}).get(), options_),
+              StatusIs(absl::StatusCode::kUnavailable, "cannot start the command in the cgroup: clone3: Bad file descriptor"));
+  close(not_a_group);
+  // A group removed under us.
+  const int removed = open(leaf_->path().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  ASSERT_GE(removed, 0);
+  ASSERT_THAT(leaf_->Remove(), IsOk());
+  options_.cgroup_fd = removed;
+  EXPECT_THAT(Spawn(Argv({"true"}).get(), options_), StatusIs(absl::StatusCode::kUnavailable));
+  close(removed);
+  EXPECT_TRUE(NoChildrenLeft());
+}
+
+// execvp runs a script without #! through sh, with a copy of argv on the stack: the child has a whole stack.
+TEST_F(SpawnIntoCgroupTest, AScriptWithoutShebangAndAHugeArgvRuns) {
+  const std::string script = TempPath("no-shebang");
+  {
+    std::ofstream out(script);
+    out << "[ $# -eq 100000 ]\n";
+  }
+  chmod(script.c_str(), 0755);
+  std::vector<std::string> args(100001, "x");
+  args[0] = script;
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  absl::StatusOr<pid_t> pid = Spawn(argv.data(), options_);
+  ASSERT_THAT(pid, IsOk());
+  EXPECT_EQ(ExitStatusOf(*Reap(*pid)), 0);
 }
 
 }  // namespace

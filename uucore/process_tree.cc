@@ -3,13 +3,16 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -30,16 +33,19 @@
 namespace uucore {
 namespace {
 
-// Reads a small /proc file whole; empty when it cannot be read (the process has gone).
-std::string ReadSmallFile(const std::string& path) {
+// Reads a small /proc file whole (relative to `dir_fd`, AT_FDCWD for an absolute path); empty when it cannot be
+// read (the process has gone). `one_record`: the file is one line made at once (stat), so a read that does not fill
+// the buffer has it all and the read that would return 0 is saved.
+std::string ReadSmallFile(int dir_fd, const char* path, bool one_record = false) {
   std::string text;
-  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  const int fd = openat(dir_fd, path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) return text;
   char buf[4096];
   for (;;) {
     const ssize_t n = read(fd, buf, sizeof buf);
     if (n > 0) {
       text.append(buf, static_cast<size_t>(n));
+      if (one_record && static_cast<size_t>(n) < sizeof buf) break;
       continue;
     }
     if (n < 0 && errno == EINTR) continue;  // Interrupted before reading anything; read again.
@@ -49,19 +55,32 @@ std::string ReadSmallFile(const std::string& path) {
   return text;
 }
 
+constexpr unsigned long kPfExiting = 0x4;  // PF_EXITING in /proc/PID/stat's flags: do_exit() has begun
+
 struct Stat {
   pid_t ppid = 0;
   char state = '?';
+  unsigned long flags = 0;  // the main thread's PF_* flags
   long threads = 1;
   unsigned long long start_time = 0;  // clock ticks after boot: with the pid, names one process for good
   // A process whose main thread has exited shows 'Z' while its other threads run: it is alive.
-  bool live() const { return state != 'Z' || threads > 1; }
+  bool live() const { return state != 'Z' && state != 'X' ? true : threads > 1; }
+  // Whether the process may be handing its children up to a reaper: it has begun exiting (PF_EXITING is set early
+  // in do_exit, before the children are reparented) or has exited. A main thread that exited on its own while
+  // other threads run does not count: the children stay with those threads.
+  bool exiting() const {
+    if (!live()) return true;
+    if (state == 'Z') return false;  // The main thread exited by itself; the others run on.
+    return (flags & kPfExiting) != 0;
+  }
 };
 
 // /proc/PID/stat's state, PPid, thread count and start time. The command name may hold spaces and ')': the fields
 // start after the last ')'.
-std::optional<Stat> ReadStat(pid_t pid) {
-  const std::string text = ReadSmallFile(absl::StrCat("/proc/", pid, "/stat"));
+std::optional<Stat> ReadStat(int proc_fd, pid_t pid) {
+  char path[32];
+  snprintf(path, sizeof path, proc_fd == AT_FDCWD ? "/proc/%d/stat" : "%d/stat", static_cast<int>(pid));
+  const std::string text = ReadSmallFile(proc_fd, path, /*one_record=*/true);
   const size_t paren = text.rfind(')');
   if (paren == std::string::npos || paren + 4 >= text.size()) return std::nullopt;
   // Field n (1-based, as in proc(5)); field 3, the state, starts two characters after the ')'. Empty if missing.
@@ -73,16 +92,23 @@ std::optional<Stat> ReadStat(pid_t pid) {
   Stat stat;
   stat.state = *field(3);
   stat.ppid = static_cast<pid_t>(strtol(field(4), nullptr, 10));
+  stat.flags = strtoul(field(9), nullptr, 10);
   stat.threads = strtol(field(20), nullptr, 10);
   stat.start_time = strtoull(field(22), nullptr, 10);
   return stat;
 }
 
-// The numeric entries of a /proc directory (processes in /proc, threads in /proc/PID/task).
-std::vector<pid_t> NumericEntries(const std::string& dir_path) {
+std::optional<Stat> ReadStat(pid_t pid) { return ReadStat(AT_FDCWD, pid); }
+
+// The numeric entries of a /proc directory (processes in /proc, threads in /proc/PID/task), relative to `dir_fd`.
+std::vector<pid_t> NumericEntries(int dir_fd, const char* dir_path) {
   std::vector<pid_t> ids;
-  DIR* dir = opendir(dir_path.c_str());
-  if (dir == nullptr) return ids;
+  const int fd = openat(dir_fd, dir_path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  DIR* dir = fd < 0 ? nullptr : fdopendir(fd);
+  if (dir == nullptr) {
+    if (fd >= 0) close(fd);
+    return ids;
+  }
   while (const dirent* entry = readdir(dir)) {
     int id;
     if (absl::SimpleAtoi(entry->d_name, &id) && id > 0) ids.push_back(id);
@@ -91,29 +117,65 @@ std::vector<pid_t> NumericEntries(const std::string& dir_path) {
   return ids;
 }
 
-std::vector<pid_t> ChildrenFromFiles(pid_t pid) {
+std::vector<pid_t> NumericEntries(const std::string& dir_path) { return NumericEntries(AT_FDCWD, dir_path.c_str()); }
+
+// /proc, opened once per call: paths below it are looked up from there, not from /.
+class ProcDir {
+ public:
+  ProcDir() : fd_(open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) {}
+  ~ProcDir() {
+    if (fd_ >= 0) close(fd_);
+  }
+  ProcDir(const ProcDir&) = delete;
+  ProcDir& operator=(const ProcDir&) = delete;
+  int fd() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
+// The children of `pid`: those of each of its threads (/proc/PID/task/TID/children lists what one thread forked).
+// A single-threaded process (`threads`, from its stat) has one such file, read without listing task/.
+std::vector<pid_t> ChildrenFromFiles(int proc_fd, pid_t pid, long threads) {
   std::vector<pid_t> children;
-  for (pid_t tid : NumericEntries(absl::StrCat("/proc/", pid, "/task"))) {
-    const std::string text = ReadSmallFile(absl::StrCat("/proc/", pid, "/task/", tid, "/children"));
-    for (absl::string_view word : absl::StrSplit(text, ' ', absl::SkipEmpty())) {
-      int child;
-      if (absl::SimpleAtoi(word, &child)) children.push_back(child);
+  char path[64];
+  std::vector<pid_t> tids;
+  if (threads <= 1) {
+    tids.push_back(pid);
+  } else {
+    snprintf(path, sizeof path, "%d/task", static_cast<int>(pid));
+    tids = NumericEntries(proc_fd, path);
+  }
+  for (pid_t tid : tids) {
+    snprintf(path, sizeof path, "%d/task/%d/children", static_cast<int>(pid), static_cast<int>(tid));
+    const std::string text = ReadSmallFile(proc_fd, path);
+    pid_t child = 0;
+    for (char c : text) {  // "PID PID ... " : decimal numbers, each followed by a space.
+      if (c >= '0' && c <= '9') {
+        child = child * 10 + (c - '0');
+      } else if (child > 0) {
+        children.push_back(child);
+        child = 0;
+      }
     }
+    if (child > 0) children.push_back(child);
   }
   return children;
 }
 
 absl::StatusOr<std::vector<pid_t>> ListByChildrenFiles(pid_t root) {
+  ProcDir proc;
+  if (proc.fd() < 0) return absl::ErrnoToStatus(errno, "open /proc");
   std::vector<pid_t> found;
-  std::vector<pid_t> next = {root};
+  const std::optional<Stat> root_stat = ReadStat(proc.fd(), root);
+  std::vector<pid_t> next = ChildrenFromFiles(proc.fd(), root, root_stat.has_value() ? root_stat->threads : 2);
   while (!next.empty()) {  // Breadth first: parents before children.
     std::vector<pid_t> level;
     for (pid_t pid : next) {
-      for (pid_t child : ChildrenFromFiles(pid)) level.push_back(child);
-    }
-    for (pid_t pid : level) {
-      const std::optional<Stat> stat = ReadStat(pid);
-      if (stat.has_value() && stat->live()) found.push_back(pid);
+      const std::optional<Stat> stat = ReadStat(proc.fd(), pid);
+      if (!stat.has_value() || !stat->live()) continue;  // A zombie's children have gone to a reaper already.
+      found.push_back(pid);
+      for (pid_t child : ChildrenFromFiles(proc.fd(), pid, stat->threads)) level.push_back(child);
     }
     next = std::move(level);
   }
@@ -175,6 +237,185 @@ void SendTo(const Target& target, int sig) {
   (void)kill(target.pid, sig);
 }
 
+bool Alive(const Target& target) {
+#ifdef SYS_pidfd_send_signal
+  if (target.pidfd >= 0) return syscall(SYS_pidfd_send_signal, target.pidfd, 0, nullptr, 0) == 0 || errno != ESRCH;
+#endif
+  return kill(target.pid, 0) == 0 || errno != ESRCH;
+}
+
+double MonotonicSeconds() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
+}
+
+// Whether the process has exited entirely (a zombie with no thread left, or gone): its children have been handed
+// to a reaper by then. A pidfd turns readable exactly then; without one, /proc says so (a reused pid would read as
+// not exited, which only costs another pass).
+bool FullyExited(int proc_fd, const Target& target, unsigned long long start_time) {
+  if (target.pidfd >= 0) {
+    pollfd p = {target.pidfd, POLLIN, 0};
+    return poll(&p, 1, 0) == 1;
+  }
+  const std::optional<Stat> stat = ReadStat(proc_fd, target.pid);
+  return !stat.has_value() || stat->start_time != start_time || !stat->live();
+}
+
+// SignalDescendants() through /proc/PID/task/TID/children. Each pass walks down from the root, signalling each new
+// process before reading its children. A signalled process forks no more (a fork racing with the signal is
+// restarted by the kernel), so its children file read after the signal is final, provided the process was not
+// already exiting (and handing its children up to a reaper, possibly after we read the reaper's). "Not exiting" is
+// known from any later stat that shows neither PF_EXITING nor a zombie, since exiting cannot be undone. The walk is
+// over when a pass finds nobody new, every signalled process is where the pass found it and known complete, and
+// those no longer found had exited entirely before the pass began (their children were handed up in time for it).
+// Between passes, when only dying processes stand in the way, it waits for their exits (pidfds turn readable)
+// instead of walking again: in a KILLed tree that leaves the CPUs to the exits. The wait is bounded (5 s in all);
+// after that a process stuck in exit no longer holds the walk up.
+absl::StatusOr<int> SignalByChildrenFiles(pid_t root, int sig) {
+  ProcDir proc;
+  if (proc.fd() < 0) return absl::ErrnoToStatus(errno, "open /proc");
+  // Freeze unless the signal itself stops all forking (KILL), or is the freeze (STOP).
+  const bool freeze = sig != SIGKILL && sig != SIGSTOP;
+  const int first = freeze ? SIGSTOP : sig;
+  struct Known {
+    size_t target;           // index in targets
+    int read_pass = -1;      // the first pass that read its children after it was signalled
+    int visited_pass = -1;   // the last pass that found it
+    bool complete = false;   // children read after the signal, while it was not exiting
+    bool dying = false;      // exiting at the last look
+    bool resolved = false;   // exited entirely before a pass began
+  };
+  std::vector<Target> targets;
+  // By (pid, start time): a pid reused by a new process of the tree is a new process.
+  std::map<std::pair<pid_t, unsigned long long>, Known> known;
+  const double wait_until = MonotonicSeconds() + 5;
+  int passes_after_wait = 0;
+  for (int pass = 0;; ++pass) {
+    // Who has exited entirely since the last pass: one poll over their pidfds.
+    std::vector<pollfd> polls;
+    std::vector<Known*> polled;
+    for (auto& [key, k] : known) {
+      if (k.resolved) continue;
+      if (targets[k.target].pidfd >= 0) {
+        polls.push_back({targets[k.target].pidfd, POLLIN, 0});
+        polled.push_back(&k);
+      } else if (FullyExited(proc.fd(), targets[k.target], key.second)) {
+        k.resolved = true;
+      }
+    }
+    if (!polls.empty() && poll(polls.data(), polls.size(), 0) > 0) {
+      for (size_t i = 0; i < polls.size(); ++i) {
+        if (polls[i].revents != 0) polled[i]->resolved = true;
+      }
+    }
+    bool clean = true, found_new = false;
+    const std::optional<Stat> root_stat = ReadStat(proc.fd(), root);
+    std::vector<std::pair<pid_t, pid_t>> queue;  // (pid, the parent whose children file listed it)
+    for (pid_t child : ChildrenFromFiles(proc.fd(), root, root_stat.has_value() ? root_stat->threads : 2)) {
+      queue.emplace_back(child, root);
+    }
+    for (size_t i = 0; i < queue.size(); ++i) {  // Breadth first: parents before children.
+      const pid_t pid = queue[i].first, parent = queue[i].second;
+      const auto any = known.lower_bound({pid, 0});
+      const bool pid_known = any != known.end() && any->first.first == pid;
+      std::optional<Stat> stat;
+      auto it = known.end();
+      if (pid_known) {
+        stat = ReadStat(proc.fd(), pid);
+        if (!stat.has_value()) {  // Gone (reaped) since its parent was read: where were its children?
+          clean = false;
+          continue;
+        }
+        it = known.find({pid, stat->start_time});
+      }
+      if (it == known.end()) {
+        // New: a pidfd first, then the stat, then a check that the pidfd's process was alive after the read: the
+        // stat is the pidfd's process, and a stranger that got a reused pid has another parent.
+        const int pidfd = PidfdOpen(pid);
+        if (pidfd < 0 && errno == ESRCH) {
+          clean = false;
+          continue;
+        }
+        stat = ReadStat(proc.fd(), pid);
+        const Target target = {pid, pidfd};
+        // Its parent: the one that listed it, or the root or a signalled process it was handed up to meanwhile (the
+        // parent of a KILLed shell's children dies under our feet). Else a stranger took the pid.
+        const auto ours = [&](pid_t ppid) {
+          const auto p = known.lower_bound({ppid, 0});
+          return ppid == parent || ppid == root || (p != known.end() && p->first.first == ppid);
+        };
+        if (!stat.has_value() || !ours(stat->ppid) || !stat->live() || !Alive(target)) {
+          if (pidfd >= 0) close(pidfd);
+          clean = false;  // Exited or replaced since the listing: the next pass looks again.
+          continue;
+        }
+        targets.push_back(target);
+        SendTo(target, first);
+        Known fresh;
+        fresh.target = targets.size() - 1;
+        it = known.emplace(std::make_pair(pid, stat->start_time), fresh).first;
+        found_new = true;
+        clean = false;
+      }
+      Known& k = it->second;
+      if (k.visited_pass == pass) continue;  // Found twice (moved to a reaper already walked): once is enough.
+      k.visited_pass = pass;
+      k.dying = stat->exiting();
+      if (!k.dying && k.read_pass >= 0 && k.read_pass < pass) k.complete = true;
+      if (stat->ppid != parent) clean = false;  // Moved: its old parent may be exiting.
+      if (!k.complete && !k.resolved) clean = false;
+      if (!stat->live()) continue;  // Its children went to a reaper at its exit.
+      for (pid_t child : ChildrenFromFiles(proc.fd(), pid, stat->threads)) queue.emplace_back(child, pid);
+      if (k.read_pass < 0) k.read_pass = pass;
+    }
+    for (const auto& [key, k] : known) {
+      if (k.visited_pass != pass && !k.resolved) clean = false;  // Missed by this pass, and maybe still alive.
+    }
+    if (clean) break;
+    if (found_new) continue;
+    // Nobody new: only processes on their way out stand in the way. Wait for them to exit rather than walk again:
+    // block on the one signalled last (likely the last to go), then take whoever else has gone in one poll.
+    for (;;) {
+      const double left = wait_until - MonotonicSeconds();
+      if (left <= 0) break;
+      std::vector<pollfd> dying;
+      std::vector<Known*> whose;
+      for (auto& [key, k] : known) {
+        if (!k.resolved && k.dying && targets[k.target].pidfd >= 0) {
+          dying.push_back({targets[k.target].pidfd, POLLIN, 0});
+          whose.push_back(&k);
+        }
+      }
+      if (dying.empty()) break;
+      size_t last = 0;
+      for (size_t j = 1; j < whose.size(); ++j) {
+        if (whose[j]->target > whose[last]->target) last = j;
+      }
+      const int timeout_ms = static_cast<int>(left * 1000) + 1;
+      if (poll(&dying[last], 1, timeout_ms) <= 0) break;
+      if (poll(dying.data(), dying.size(), 0) > 0) {
+        for (size_t j = 0; j < dying.size(); ++j) {
+          if (dying[j].revents != 0) whose[j]->resolved = true;
+        }
+      }
+    }
+    // Bounded: past the wait, two more passes at most, whatever has not settled.
+    if (MonotonicSeconds() >= wait_until && ++passes_after_wait > 2) break;
+  }
+  if (freeze) {
+    for (const Target& target : targets) SendTo(target, sig);
+    // A stopped process acts on the signal only once continued.
+    if (sig != SIGCONT) {
+      for (const Target& target : targets) SendTo(target, SIGCONT);
+    }
+  }
+  for (const Target& target : targets) {
+    if (target.pidfd >= 0) close(target.pidfd);
+  }
+  return static_cast<int>(targets.size());
+}
+
 }  // namespace
 
 absl::Status BecomeSubreaper() {
@@ -197,6 +438,11 @@ absl::StatusOr<std::vector<pid_t>> ListDescendants(pid_t root, Enumeration how) 
 
 absl::StatusOr<int> SignalDescendants(pid_t root, int sig, Enumeration how) {
   if (sig == 0) return 0;
+  if (how == Enumeration::kAuto) how = HasChildrenFiles() ? Enumeration::kChildrenFiles : Enumeration::kProcScan;
+  if (how == Enumeration::kChildrenFiles) {
+    if (!HasChildrenFiles()) return absl::NotFoundError("no /proc/PID/task/TID/children (CONFIG_PROC_CHILDREN)");
+    return SignalByChildrenFiles(root, sig);
+  }
   // Freeze unless the signal itself stops all forking (KILL), or is the freeze (STOP).
   const bool freeze = sig != SIGKILL && sig != SIGSTOP;
   const int first = freeze ? SIGSTOP : sig;

@@ -58,6 +58,13 @@ bool HasChildrenFiles();
 //     is queued (so the child is visible to the next pass) or is restarted by the kernel after the stop. Then every
 //     frozen process gets `sig` and then SIGCONT, so a handler for `sig` runs once the process is continued.
 //   - With SIGKILL no freeze is needed (a killed process forks no more): each pass kills what it finds.
+//   - kChildrenFiles (kAuto where the kernel has them): each pass walks down from root and signals a process before
+//     reading its children, so the list read is final unless the process was already exiting (handing its children
+//     up to a reaper). Done when a pass finds nobody new and every signalled process is where it was found and was
+//     seen not exiting after that read, or had exited entirely before the pass began. Between passes it waits
+//     (poll on pidfds, 5 s at most in all) for processes on their way out rather than walk again, so a KILLed tree
+//     takes two or three passes. kProcScan: passes repeat until one finds nobody new and lists the same tree as
+//     the pass before.
 //   - PID reuse: each process is addressed through a pidfd (pidfd_open, pidfd_send_signal), taken before checking
 //     that its parent is still in the tree. A pid reused by a stranger between listing and opening fails that
 //     check; one reused after opening is never signalled (the pidfd names the old process). Without pidfds

@@ -136,39 +136,103 @@ TEST_F(ProcessTreeTest, SignalZeroSignalsNobody) {
   EXPECT_TRUE(r->children_left);
 }
 
-TEST_F(ProcessTreeTest, TermReachesEveryDescendantIncludingDaemons) {
+// Signalling, by each way of listing (kAuto is kChildrenFiles where the kernel has the files).
+class SignalTreeTest : public ProcessTreeTest, public testing::WithParamInterface<Enumeration> {
+ protected:
+  void SetUp() override {
+    ProcessTreeTest::SetUp();
+    if (GetParam() == Enumeration::kChildrenFiles && !HasChildrenFiles()) GTEST_SKIP() << "no children files";
+  }
+};
+
+INSTANTIATE_TEST_SUITE_P(Enumerations, SignalTreeTest,
+                         testing::Values(Enumeration::kAuto, Enumeration::kChildrenFiles, Enumeration::kProcScan));
+
+TEST_P(SignalTreeTest, TermReachesEveryDescendantIncludingDaemons) {
   const std::string ready = Marker();
   RunShell("setsid sh -c 'sleep 100 & sleep 100 & exit 0'; (sleep 100 &); sleep 100 & : > " + ready + "; wait");
   ASSERT_TRUE(AwaitFile(ready));
-  ASSERT_EQ(AwaitDescendants(5, Enumeration::kAuto).size(), 5u);
-  absl::StatusOr<int> n = SignalDescendants(getpid(), SIGTERM);
+  ASSERT_EQ(AwaitDescendants(5, GetParam()).size(), 5u);
+  absl::StatusOr<int> n = SignalDescendants(getpid(), SIGTERM, GetParam());
   ASSERT_THAT(n.status(), IsOk());
   EXPECT_EQ(*n, 5);
   EXPECT_TRUE(ReapAllWithin(20));
 }
 
-TEST_F(ProcessTreeTest, KillReachesATreeThatKeepsForking) {
+TEST_P(SignalTreeTest, KillReachesATreeThatKeepsForking) {
   // Forks as fast as it can: only repeated passes (or a freeze) catch every new child.
   RunShell("i=0; while [ $i -lt 2000 ]; do sleep 100 & i=$((i+1)); done; wait");
-  ASSERT_GE(AwaitDescendants(20, Enumeration::kAuto).size(), 20u);
-  absl::StatusOr<int> n = SignalDescendants(getpid(), SIGKILL);
+  ASSERT_GE(AwaitDescendants(20, GetParam()).size(), 20u);
+  absl::StatusOr<int> n = SignalDescendants(getpid(), SIGKILL, GetParam());
   ASSERT_THAT(n.status(), IsOk());
   EXPECT_GE(*n, 20);
   EXPECT_TRUE(ReapAllWithin(20));
 }
 
-TEST_F(ProcessTreeTest, FreezingCatchesATermImmuneForker) {
+TEST_P(SignalTreeTest, FreezingCatchesATermImmuneForker) {
   // The forker ignores TERM, its children do not: after the freeze it is the only survivor.
   RunShell("trap '' TERM; i=0; while [ $i -lt 2000 ]; do sh -c 'sleep 100' & i=$((i+1)); done; wait");
-  ASSERT_GE(AwaitDescendants(10, Enumeration::kAuto).size(), 10u);
-  ASSERT_THAT(SignalDescendants(getpid(), SIGTERM).status(), IsOk());
+  ASSERT_GE(AwaitDescendants(10, GetParam()).size(), 10u);
+  ASSERT_THAT(SignalDescendants(getpid(), SIGTERM, GetParam()).status(), IsOk());
   // The survivor was continued (not left stopped): it goes on forking, and KILL ends it all.
   usleep(100000);
-  absl::StatusOr<std::vector<pid_t>> left = ListDescendants(getpid());
+  absl::StatusOr<std::vector<pid_t>> left = ListDescendants(getpid(), GetParam());
   ASSERT_THAT(left.status(), IsOk());
   EXPECT_GE(left->size(), 1u);
-  ASSERT_THAT(SignalDescendants(getpid(), SIGKILL).status(), IsOk());
+  ASSERT_THAT(SignalDescendants(getpid(), SIGKILL, GetParam()).status(), IsOk());
   EXPECT_TRUE(ReapAllWithin(20));
+}
+
+// kChildrenFiles reads one children file for a single-threaded process; a process with threads has one per thread,
+// and what a second thread forks is listed only in that thread's file.
+TEST_P(SignalTreeTest, ChildrenForkedByAnotherThreadAreFound) {
+  int ready[2];
+  ASSERT_EQ(pipe(ready), 0);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    close(ready[0]);
+    static int ready_fd;
+    ready_fd = ready[1];
+    pthread_t thread;
+    pthread_create(
+        &thread, nullptr,
+        [](void*) -> void* {
+          const pid_t child = fork();
+          if (child == 0) {
+            for (;;) pause();
+          }
+          (void)!write(ready_fd, "x", 1);
+          for (;;) pause();
+        },
+        nullptr);
+    for (;;) pause();
+  }
+  close(ready[1]);
+  char byte;
+  ASSERT_EQ(read(ready[0], &byte, 1), 1);
+  close(ready[0]);
+  absl::StatusOr<std::vector<pid_t>> listed = ListDescendants(getpid(), GetParam());
+  ASSERT_THAT(listed.status(), IsOk());
+  EXPECT_EQ(listed->size(), 2u);
+  absl::StatusOr<int> n = SignalDescendants(getpid(), SIGTERM, GetParam());
+  ASSERT_THAT(n.status(), IsOk());
+  EXPECT_EQ(*n, 2);
+  EXPECT_TRUE(ReapAllWithin(20));
+}
+
+// A flat tree of 300 and a chain of daemons under TERM and KILL: every one signalled once, none left.
+TEST_P(SignalTreeTest, EveryProcessOfAWideTreeIsSignalledOnce) {
+  for (int sig : {SIGTERM, SIGKILL}) {
+    const std::string ready = Marker();
+    RunShell("i=0; while [ $i -lt 300 ]; do sleep 100 & i=$((i+1)); done; "
+             "i=0; while [ $i -lt 20 ]; do setsid sh -c 'sleep 100 &'; i=$((i+1)); done; : > " + ready + "; wait");
+    ASSERT_TRUE(AwaitFile(ready));
+    ASSERT_EQ(AwaitDescendants(321, GetParam()).size(), 321u);
+    absl::StatusOr<int> n = SignalDescendants(getpid(), sig, GetParam());
+    ASSERT_THAT(n.status(), IsOk());
+    EXPECT_EQ(*n, 321) << sig;
+    EXPECT_TRUE(ReapAllWithin(20)) << sig;
+  }
 }
 
 // /proc/PID/stat's state letter, or '?' once the process is gone.

@@ -1,0 +1,134 @@
+// utils/timeout/report.h -- timeout --report=FILE: one JSON object that says how the command ended and who ended it.
+//
+// Opened before the command starts (so a FILE that cannot be written fails timeout at once, status 125), written
+// once when timeout exits:
+//
+//   absl::StatusOr<timeout_report::ReportFile> report = timeout_report::ReportFile::Open(path);
+//   if (!report.ok()) { uucore::Error(report.status()); return uucore::kExitCanceled; }
+//   ... run ...
+//   timeout_report::Outcome outcome; ... fill ...
+//   absl::Status written = report->Write(outcome);  // "error writing 'FILE': REASON" -> status 125 too
+//
+// The object, on one line followed by a newline; every key is always present, in this order:
+//   {"status":124,                        timeout's own exit status
+//    "timed_out":true,                    the timer expired (or ALRM came)
+//    "signal":"TERM",                     the signal sent at expiry (kill -l's name), null without expiry
+//    "killed":false,                      the -k KILL was sent
+//    "command":{"pid":4242,               null when the command could not run
+//               "exit":null,              its exit status, null when killed by a signal or not run
+//               "signal":"TERM",          the signal that killed it, or null
+//               "core":false},            it dumped core
+//    "elapsed_s":1.000123,                seconds from spawn to the command's end (monotonic), microseconds
+//    "cpu":{"user_s":0.000812,"sys_s":0.001001},   of the command and its reaped descendants
+//    "max_rss_kib":1234,                  the largest of them (wait4/getrusage), or null when unknown
+//    "tree":{"backend":null,              "cgroup", "proc" or "pgroup" with --tree; null without
+//            "signalled":0},              processes signalled, all signals together
+//    "error":null}                        why the command could not run (status 126/127), else null
+// Numbers never depend on the locale (timeout may have set LC_NUMERIC for its messages). Strings are UTF-8:
+// valid UTF-8 is kept as is, every other byte becomes U+FFFD (a message can quote a file name in any encoding).
+#ifndef UTILS_TIMEOUT_REPORT_H_
+#define UTILS_TIMEOUT_REPORT_H_
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/time/time.h"
+
+namespace timeout_report {
+
+// What the report says; see the key list above.
+struct Outcome {
+  int status = 0;
+  bool timed_out = false;
+  std::optional<int> signal;  // the signal number sent at expiry
+  bool killed = false;
+  struct Command {
+    std::optional<pid_t> pid;
+    std::optional<int> exit;
+    std::optional<int> signal;
+    bool core = false;
+  } command;
+  absl::Duration elapsed;
+  absl::Duration cpu_user, cpu_sys;
+  std::optional<int64_t> max_rss_kib;
+  std::optional<std::string> backend;
+  int signalled = 0;
+  std::optional<std::string> error;
+};
+
+// CommandEnded()
+//
+// Fills command.pid, exit, signal and core from a wait status (waitpid's), as a shell reads it.
+void CommandEnded(pid_t pid, int wait_status, Outcome* outcome);
+
+// ToJson()
+//
+// The object as described above, on one line, with a trailing newline.
+std::string ToJson(const Outcome& outcome);
+
+// JsonString()
+//
+// `text` as a JSON string literal, quotes included: '"' and '\' escaped, control characters as \b \f \n \r \t or
+// \u00XX, DEL as \u007f, U+2028 and U+2029 as \u2028 and \u2029 (so the text is also a valid JavaScript
+// literal), other valid UTF-8 kept as it is, and each byte of an invalid sequence (stray continuation byte,
+// truncated or overlong sequence, surrogate, above U+10FFFF) replaced by U+FFFD.
+std::string JsonString(absl::string_view text);
+
+// ReportFile
+//
+// Where the report goes, opened before the command runs. Move-only.
+class ReportFile {
+ public:
+  // Open()
+  //
+  //   - "/dev/stdout", "/dev/stderr", "/dev/fd/N", "/proc/self/fd/N": descriptor 1, 2 or N is duplicated (close-on-
+  //     exec, so the command does not inherit the copy) and written directly, at its offset, O_APPEND kept: not
+  //     reopened, since reopening would truncate a file opened by `3>>log`, and N must be open for writing.
+  //   - an existing file that is not a regular file (a FIFO, /dev/null, a terminal): opened for writing directly
+  //     (a FIFO blocks until it has a reader, as a shell's redirection does).
+  //   - anything else is written atomically: a temporary file ".NAME.XXXXXX" is created now in FILE's directory
+  //     (after following a symbolic link to an existing file, so the link stays a link) and renamed over FILE by
+  //     Write(); readers see the old FILE or the whole report, never a part. FILE must be writable if it exists,
+  //     as for a shell's `>`. The new file gets FILE's mode if FILE existed, else 0666 less the umask. If timeout
+  //     is killed before Write() (SIGKILL), the temporary file stays behind.
+  // Error: "failed to open 'FILE' for writing: REASON" (GNU's msgid, through uucore::Format; FILE quoted by
+  // uucore::QuoteFileName, as GNU's quoteaf), code from errno: ENOENT for a missing directory, EACCES, EISDIR for a directory, EBADF for a
+  // descriptor that is not open for writing.
+  [[nodiscard]] static absl::StatusOr<ReportFile> Open(absl::string_view path);
+
+  ReportFile(ReportFile&& other) noexcept;
+  ReportFile& operator=(ReportFile&& other) noexcept;
+  ReportFile(const ReportFile&) = delete;
+  ReportFile& operator=(const ReportFile&) = delete;
+  ~ReportFile();  // Without Write(): closes, and removes the temporary file.
+
+  // Write()
+  //
+  // Writes ToJson(outcome) (all of it, retrying partial writes and EINTR), then closes; for a regular file, sets
+  // the mode and renames the temporary file over FILE. Once only: a second call is FailedPrecondition.
+  // Error: "error writing 'FILE': REASON" (GNU's msgid), code from errno (EPIPE for a pipe nobody reads, with
+  // SIGPIPE blocked or ignored; ENOSPC); the temporary file is removed.
+  absl::Status Write(const Outcome& outcome);
+
+  // The path as given to Open().
+  const std::string& path() const { return path_; }
+
+ private:
+  ReportFile(std::string path, int fd, std::string temp_path, std::string final_path, mode_t mode);
+
+  std::string path_;        // as given
+  int fd_ = -1;
+  std::string temp_path_;   // empty when written directly
+  std::string final_path_;  // what temp_path_ is renamed to
+  mode_t mode_ = 0644;
+};
+
+}  // namespace timeout_report
+
+#endif  // UTILS_TIMEOUT_REPORT_H_

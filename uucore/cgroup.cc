@@ -1,0 +1,497 @@
+#include "uucore/cgroup.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/string_view.h"
+#include "absl/strings/strip.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+
+namespace uucore {
+namespace {
+
+absl::Status ErrnoError(int err, absl::string_view what) {
+  return absl::ErrnoToStatus(err, what);  // "WHAT: REASON", code from errno.
+}
+
+// Reads a whole file (a cgroup or /proc file: small, produced at once) through an open descriptor, from offset 0.
+absl::StatusOr<std::string> ReadFd(int fd, absl::string_view what) {
+  std::string text;
+  char buf[4096];
+  off_t at = 0;
+  for (;;) {
+    const ssize_t n = pread(fd, buf, sizeof buf, at);
+    if (n > 0) {
+      text.append(buf, static_cast<size_t>(n));
+      at += n;
+      continue;
+    }
+    if (n == 0) return text;
+    if (errno == EINTR) continue;  // Interrupted before reading anything; read again.
+    return ErrnoError(errno, absl::StrCat("read ", what));
+  }
+}
+
+absl::StatusOr<std::string> ReadFileAt(int dir_fd, const std::string& name) {
+  const int fd = openat(dir_fd, name.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return ErrnoError(errno, absl::StrCat("open ", name));
+  absl::StatusOr<std::string> text = ReadFd(fd, name);
+  close(fd);
+  return text;
+}
+
+// One write(2) of `text` (cgroup files take a whole value per write), retried on EINTR.
+absl::Status WriteFileAt(int dir_fd, const std::string& name, absl::string_view text) {
+  const int fd = openat(dir_fd, name.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd < 0) return ErrnoError(errno, absl::StrCat("open ", name));
+  ssize_t n;
+  do {
+    n = write(fd, text.data(), text.size());
+  } while (n < 0 && errno == EINTR);
+  const int err = errno;
+  close(fd);
+  if (n < 0) return ErrnoError(err, absl::StrCat("write ", name));
+  return absl::OkStatus();
+}
+
+// mountinfo's octal escapes: "\040" space, "\011" tab, "\012" newline, "\134" backslash.
+std::string Unescape(absl::string_view field) {
+  std::string out;
+  for (size_t i = 0; i < field.size(); ++i) {
+    if (field[i] == '\\' && i + 3 < field.size()) {
+      const absl::string_view digits = field.substr(i + 1, 3);
+      if (std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '7'; })) {
+        out.push_back(static_cast<char>((digits[0] - '0') * 64 + (digits[1] - '0') * 8 + (digits[2] - '0')));
+        i += 3;
+        continue;
+      }
+    }
+    out.push_back(field[i]);
+  }
+  return out;
+}
+
+// PATH relative to ROOT ("" when equal), or nullopt when PATH is not ROOT or below it.
+std::optional<std::string> Below(absl::string_view path, absl::string_view root) {
+  if (root == "/") return std::string(absl::StripPrefix(path, "/"));
+  if (path == root) return std::string();
+  if (absl::StartsWith(path, root) && path.size() > root.size() && path[root.size()] == '/')
+    return std::string(path.substr(root.size() + 1));
+  return std::nullopt;
+}
+
+absl::StatusOr<std::string> ReadPath(const char* path) {
+  const int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return ErrnoError(errno, absl::StrCat("open ", path));
+  absl::StatusOr<std::string> text = ReadFd(fd, path);
+  close(fd);
+  return text;
+}
+
+int PidfdOpen(pid_t pid) {
+#ifdef SYS_pidfd_open
+  return static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
+#else
+  errno = ENOSYS;
+  return -1;
+#endif
+}
+
+// Sends through the pidfd when there is one; true unless the process is gone.
+bool SendTo(pid_t pid, int pidfd, int sig) {
+#ifdef SYS_pidfd_send_signal
+  if (pidfd >= 0) return syscall(SYS_pidfd_send_signal, pidfd, sig, nullptr, 0) == 0 || errno != ESRCH;
+#endif
+  return kill(pid, sig) == 0 || errno != ESRCH;
+}
+
+std::vector<pid_t> ParsePids(absl::string_view text) {
+  std::vector<pid_t> pids;
+  for (absl::string_view line : absl::StrSplit(text, '\n', absl::SkipEmpty())) {
+    int pid;
+    if (absl::SimpleAtoi(line, &pid) && pid > 0) pids.push_back(pid);
+  }
+  return pids;
+}
+
+// The subdirectories (child groups) of a group directory.
+std::vector<std::string> ChildGroups(const std::string& dir) {
+  std::vector<std::string> names;
+  DIR* d = opendir(dir.c_str());
+  if (d == nullptr) return names;
+  while (const dirent* entry = readdir(d)) {
+    if (entry->d_type != DT_DIR) continue;
+    const absl::string_view name = entry->d_name;
+    if (name == "." || name == "..") continue;
+    names.push_back(absl::StrCat(dir, "/", name));
+  }
+  closedir(d);
+  return names;
+}
+
+// cgroup.procs of DIR and of every group below it, appended to *pids. Errors only for DIR itself when `top`.
+absl::Status CollectProcs(const std::string& dir, bool top, std::vector<pid_t>* pids) {
+  absl::StatusOr<std::string> text = ReadPath(absl::StrCat(dir, "/cgroup.procs").c_str());
+  if (!text.ok()) return top ? text.status() : absl::OkStatus();  // A nested group may go away meanwhile.
+  for (pid_t pid : ParsePids(*text)) pids->push_back(pid);
+  for (const std::string& child : ChildGroups(dir)) (void)CollectProcs(child, false, pids);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<CgroupEvents> ParseEvents(absl::string_view text) {
+  CgroupEvents events;
+  bool seen = false;
+  for (absl::string_view line : absl::StrSplit(text, '\n', absl::SkipEmpty())) {
+    if (absl::ConsumePrefix(&line, "populated ")) {
+      events.populated = line == "1";
+      seen = true;
+    } else if (absl::ConsumePrefix(&line, "frozen ")) {
+      events.frozen = line == "1";
+      seen = true;
+    }
+  }
+  if (!seen) return absl::InternalError(absl::StrCat("unexpected cgroup.events: ", text));
+  return events;
+}
+
+int PollTimeoutMs(absl::Time deadline) {
+  const absl::Duration left = deadline - absl::Now();
+  if (left <= absl::ZeroDuration()) return 0;
+  return static_cast<int>(std::min<int64_t>(absl::ToInt64Milliseconds(absl::Ceil(left, absl::Milliseconds(1))),
+                                            1 << 30));
+}
+
+// Empties DIR (and the groups below it) into DEST's cgroup.procs and removes it, deepest first.
+absl::Status RemoveTree(const std::string& dir, const std::string& dest) {
+  absl::Status status = absl::OkStatus();
+  for (const std::string& child : ChildGroups(dir)) {
+    absl::Status removed = RemoveTree(child, dest);
+    if (!removed.ok()) status = removed;
+  }
+  const int dest_fd = open(dest.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  const int dir_fd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  bool froze = false;
+  // Bounded: each round moves every process listed; a group frozen at the first round cannot gain new ones.
+  for (int round = 0;; ++round) {
+    if (rmdir(dir.c_str()) == 0) {
+      status = absl::OkStatus();
+      break;
+    }
+    if (errno == ENOENT) break;  // Already gone.
+    status = ErrnoError(errno, absl::StrCat("cannot remove cgroup ", dir));
+    if (errno != EBUSY || round == 100 || dest_fd < 0 || dir_fd < 0) break;
+    // Still populated: freeze, so nobody forks while we move them; moved processes thaw in a group not frozen.
+    if (!froze) froze = WriteFileAt(dir_fd, "cgroup.freeze", "1").ok();
+    absl::StatusOr<std::string> procs = ReadFileAt(dir_fd, "cgroup.procs");
+    if (!procs.ok()) break;
+    for (pid_t pid : ParsePids(*procs)) (void)WriteFileAt(dest_fd, "cgroup.procs", absl::StrCat(pid));
+    if (round > 0 && ParsePids(*procs).empty()) usleep(1000);  // Empty, yet busy: a dying process in the way.
+  }
+  if (!status.ok() && froze) (void)WriteFileAt(dir_fd, "cgroup.freeze", "0");  // Never leave anyone frozen.
+  if (dest_fd >= 0) close(dest_fd);
+  if (dir_fd >= 0) close(dir_fd);
+  return status;
+}
+
+std::string PidNamespaceId() {
+  struct stat st;
+  if (stat("/proc/self/ns/pid", &st) != 0) return "0";
+  return absl::StrCat(st.st_ino);
+}
+
+}  // namespace
+
+absl::StatusOr<Cgroup2Location> FindCgroup2In(absl::string_view mountinfo, absl::string_view cgroup) {
+  std::optional<std::string> own;
+  for (absl::string_view line : absl::StrSplit(cgroup, '\n', absl::SkipEmpty())) {
+    if (absl::ConsumePrefix(&line, "0::")) own = std::string(line);
+  }
+  if (!own.has_value()) return absl::NotFoundError("not in a cgroup v2 group (no 0:: line in /proc/self/cgroup)");
+  if (absl::EndsWith(*own, " (deleted)")) return absl::NotFoundError(absl::StrCat("our cgroup v2 group ", *own, " was removed"));
+  bool any_mount = false;
+  for (absl::string_view line : absl::StrSplit(mountinfo, '\n', absl::SkipEmpty())) {
+    // ID PARENT MAJ:MIN ROOT MOUNT_POINT OPTIONS [OPTIONAL...] - FSTYPE SOURCE SUPER_OPTIONS
+    const size_t dash = line.find(" - ");
+    if (dash == absl::string_view::npos) continue;
+    const std::vector<absl::string_view> after = absl::StrSplit(line.substr(dash + 3), ' ');
+    if (after.empty() || after[0] != "cgroup2") continue;
+    const std::vector<absl::string_view> before = absl::StrSplit(line.substr(0, dash), ' ');
+    if (before.size() < 5) continue;
+    any_mount = true;
+    const std::string root = Unescape(before[3]);
+    const std::string mount_point = Unescape(before[4]);
+    const std::optional<std::string> relative = Below(*own, root);
+    if (!relative.has_value()) continue;
+    Cgroup2Location location;
+    location.mount_point = mount_point;
+    location.own_path = *own;
+    location.own_dir = relative->empty() ? mount_point
+                                         : absl::StrCat(mount_point == "/" ? "" : mount_point, "/", *relative);
+    return location;
+  }
+  if (!any_mount) return absl::NotFoundError("no cgroup2 file system is mounted");
+  return absl::NotFoundError(absl::StrCat("our cgroup v2 group ", *own, " is not visible under any cgroup2 mount"));
+}
+
+absl::StatusOr<Cgroup2Location> FindCgroup2() {
+  absl::StatusOr<std::string> mountinfo = ReadPath("/proc/self/mountinfo");
+  if (!mountinfo.ok()) return mountinfo.status();
+  absl::StatusOr<std::string> cgroup = ReadPath("/proc/self/cgroup");
+  if (!cgroup.ok()) return cgroup.status();
+  return FindCgroup2In(*mountinfo, *cgroup);
+}
+
+CgroupLeaf::CgroupLeaf(std::string path, std::string parent_dir, int dir_fd, int events_fd, CgroupFeatures features)
+    : path_(std::move(path)), parent_dir_(std::move(parent_dir)), dir_fd_(dir_fd), events_fd_(events_fd),
+      features_(features) {}
+
+CgroupLeaf::CgroupLeaf(CgroupLeaf&& other) noexcept
+    : path_(std::move(other.path_)), parent_dir_(std::move(other.parent_dir_)), dir_fd_(other.dir_fd_),
+      events_fd_(other.events_fd_), features_(other.features_) {
+  other.path_.clear();
+  other.dir_fd_ = other.events_fd_ = -1;
+}
+
+CgroupLeaf& CgroupLeaf::operator=(CgroupLeaf&& other) noexcept {
+  if (this == &other) return *this;
+  (void)Remove();
+  path_ = std::move(other.path_);
+  parent_dir_ = std::move(other.parent_dir_);
+  dir_fd_ = other.dir_fd_;
+  events_fd_ = other.events_fd_;
+  features_ = other.features_;
+  other.path_.clear();
+  other.dir_fd_ = other.events_fd_ = -1;
+  return *this;
+}
+
+CgroupLeaf::~CgroupLeaf() { (void)Remove(); }
+
+absl::StatusOr<CgroupLeaf> CgroupLeaf::Create(const Cgroup2Location& where, absl::string_view prefix) {
+  if (prefix.empty() || prefix.find_first_of("/.") != absl::string_view::npos)
+    return absl::InvalidArgumentError(absl::StrCat("bad cgroup name prefix: ", prefix));
+  // A migration (clone3 into the group included) needs write access to the common ancestor's cgroup.procs.
+  const std::string own_procs = absl::StrCat(where.own_dir, "/cgroup.procs");
+  if (access(own_procs.c_str(), W_OK) != 0) {
+    return absl::PermissionDeniedError(absl::StrCat("cgroup ", where.own_dir, " is not delegated to us: cannot write ",
+                                                    own_procs, ": ", strerror(errno)));
+  }
+  static std::atomic<unsigned> counter{0};
+  const std::string stem = absl::StrCat(where.own_dir, "/", prefix, ".", PidNamespaceId(), ".", getpid(), ".");
+  std::string path;
+  for (int tries = 0;; ++tries) {
+    path = absl::StrCat(stem, counter.fetch_add(1));
+    if (mkdir(path.c_str(), 0755) == 0) break;
+    const int err = errno;
+    if (err == EEXIST && tries < 1000) continue;  // Left by a dead process that had our pid: take the next number.
+    return absl::Status(absl::ErrnoToStatusCode(err), absl::StrCat("cannot create cgroup ", path, ": ", strerror(err)));
+  }
+  const int dir_fd = open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  const int events_fd = dir_fd < 0 ? -1 : openat(dir_fd, "cgroup.events", O_RDONLY | O_CLOEXEC);
+  if (events_fd < 0) {
+    const int err = errno;
+    if (dir_fd >= 0) close(dir_fd);
+    rmdir(path.c_str());
+    return ErrnoError(err, absl::StrCat("open ", path, dir_fd < 0 ? "" : "/cgroup.events"));
+  }
+  CgroupFeatures features;
+  features.kill = faccessat(dir_fd, "cgroup.kill", W_OK, 0) == 0;
+  features.freeze = faccessat(dir_fd, "cgroup.freeze", W_OK, 0) == 0;
+  features.cpu_stat = faccessat(dir_fd, "cpu.stat", R_OK, 0) == 0;
+  features.memory_peak = faccessat(dir_fd, "memory.peak", R_OK, 0) == 0;
+  return CgroupLeaf(path, where.own_dir, dir_fd, events_fd, features);
+}
+
+absl::StatusOr<CgroupEvents> CgroupLeaf::ReadEvents() const {
+  if (events_fd_ < 0) return absl::FailedPreconditionError("cgroup removed");
+  absl::StatusOr<std::string> text = ReadFd(events_fd_, "cgroup.events");
+  if (!text.ok()) return text.status();
+  return ParseEvents(*text);
+}
+
+absl::StatusOr<std::vector<pid_t>> CgroupLeaf::Procs() const {
+  if (dir_fd_ < 0) return absl::FailedPreconditionError("cgroup removed");
+  std::vector<pid_t> pids;
+  absl::Status status = CollectProcs(path_, true, &pids);
+  if (!status.ok()) return status;
+  return pids;
+}
+
+absl::Status CgroupLeaf::Kill() {
+  if (dir_fd_ < 0) return absl::FailedPreconditionError("cgroup removed");
+  if (!features_.kill) return absl::UnimplementedError("no cgroup.kill (Linux 5.14)");
+  return WriteFileAt(dir_fd_, "cgroup.kill", "1");
+}
+
+absl::Status CgroupLeaf::Freeze(bool frozen, absl::Duration wait) {
+  if (dir_fd_ < 0) return absl::FailedPreconditionError("cgroup removed");
+  if (!features_.freeze) return absl::UnimplementedError("no cgroup.freeze (Linux 5.2)");
+  absl::Status written = WriteFileAt(dir_fd_, "cgroup.freeze", frozen ? "1" : "0");
+  if (!written.ok() || !frozen) return written;
+  const absl::Time deadline = absl::Now() + wait;
+  for (;;) {
+    absl::StatusOr<CgroupEvents> events = ReadEvents();  // Re-arms the poll before we look.
+    if (!events.ok()) return events.status();
+    if (events->frozen) return absl::OkStatus();
+    const int timeout_ms = PollTimeoutMs(deadline);
+    if (timeout_ms == 0) {
+      return absl::DeadlineExceededError(
+          absl::StrCat("cgroup ", path_, " not frozen after ", absl::FormatDuration(wait)));
+    }
+    pollfd p = {events_fd_, POLLPRI, 0};
+    if (poll(&p, 1, timeout_ms) < 0 && errno != EINTR) return ErrnoError(errno, "poll cgroup.events");
+  }
+}
+
+absl::StatusOr<int> CgroupLeaf::Signal(int sig, absl::Duration freeze_wait) {
+  if (dir_fd_ < 0) return absl::FailedPreconditionError("cgroup removed");
+  if (sig == 0) {
+    absl::StatusOr<std::vector<pid_t>> procs = Procs();
+    if (!procs.ok()) return procs.status();
+    return static_cast<int>(procs->size());
+  }
+  if (sig == SIGKILL && features_.kill) {
+    absl::StatusOr<std::vector<pid_t>> procs = Procs();
+    if (!procs.ok()) return procs.status();
+    absl::Status killed = Kill();
+    if (!killed.ok()) return killed;
+    return static_cast<int>(procs->size());
+  }
+  // Freeze unless someone (the caller, a SIGSTOP-like request) already has: then it stays frozen.
+  bool thaw = false;
+  if (features_.freeze) {
+    absl::StatusOr<std::string> state = ReadFileAt(dir_fd_, "cgroup.freeze");
+    if (!state.ok()) return state.status();
+    if (!absl::StartsWith(*state, "1")) {
+      absl::Status frozen = Freeze(true, freeze_wait);
+      // Not frozen in time: the freeze stays requested (it completes later) and is lifted below all the same.
+      if (!frozen.ok() && frozen.code() != absl::StatusCode::kDeadlineExceeded) {
+        (void)Freeze(false);
+        return frozen;
+      }
+      thaw = true;
+    }
+  }
+  absl::Status status = absl::OkStatus();
+  std::set<pid_t> signalled;
+  int count = 0;
+  for (;;) {  // Until a pass finds none new; frozen, the second pass only confirms.
+    absl::StatusOr<std::vector<pid_t>> procs = Procs();
+    if (!procs.ok()) {
+      status = procs.status();
+      break;
+    }
+    std::vector<std::pair<pid_t, int>> batch;  // (pid, pidfd or -1)
+    for (pid_t pid : *procs) {
+      if (!signalled.insert(pid).second) continue;
+      const int pidfd = PidfdOpen(pid);
+      if (pidfd < 0 && errno == ESRCH) continue;  // Gone since the listing.
+      batch.emplace_back(pid, pidfd);
+    }
+    if (batch.empty()) break;
+    // Taken after the pidfds: a pid listed again is still in the group, so each pidfd names a member, not a stranger
+    // that got a reused pid (frozen members cannot exit; only one killed from outside and reaped could pass it on).
+    absl::StatusOr<std::vector<pid_t>> again = Procs();
+    const std::set<pid_t> members = again.ok() ? std::set<pid_t>(again->begin(), again->end()) : std::set<pid_t>();
+    for (const auto& [pid, pidfd] : batch) {
+      if (members.count(pid) != 0 && SendTo(pid, pidfd, sig)) ++count;
+      if (pidfd >= 0) close(pidfd);
+    }
+  }
+  if (thaw) {
+    absl::Status thawed = Freeze(false);
+    if (status.ok() && !thawed.ok()) status = thawed;
+  }
+  if (!status.ok() && count == 0) return status;
+  return count;
+}
+
+absl::StatusOr<CgroupCpu> CgroupLeaf::ReadCpu() const {
+  if (dir_fd_ < 0) return absl::FailedPreconditionError("cgroup removed");
+  if (!features_.cpu_stat) return absl::UnimplementedError("no cpu.stat");
+  absl::StatusOr<std::string> text = ReadFileAt(dir_fd_, "cpu.stat");
+  if (!text.ok()) return text.status();
+  CgroupCpu cpu;
+  for (absl::string_view line : absl::StrSplit(*text, '\n', absl::SkipEmpty())) {
+    const std::pair<absl::string_view, absl::string_view> kv = absl::StrSplit(line, absl::MaxSplits(' ', 1));
+    int64_t usec;
+    if (!absl::SimpleAtoi(kv.second, &usec)) continue;
+    if (kv.first == "usage_usec") cpu.usage = absl::Microseconds(usec);
+    if (kv.first == "user_usec") cpu.user = absl::Microseconds(usec);
+    if (kv.first == "system_usec") cpu.system = absl::Microseconds(usec);
+  }
+  return cpu;
+}
+
+absl::StatusOr<int64_t> CgroupLeaf::ReadMemoryPeak() const {
+  if (dir_fd_ < 0) return absl::FailedPreconditionError("cgroup removed");
+  if (!features_.memory_peak) return absl::UnimplementedError("no memory.peak");
+  absl::StatusOr<std::string> text = ReadFileAt(dir_fd_, "memory.peak");
+  if (!text.ok()) return text.status();
+  int64_t bytes;
+  if (!absl::SimpleAtoi(absl::StripTrailingAsciiWhitespace(*text), &bytes))
+    return absl::InternalError(absl::StrCat("unexpected memory.peak: ", *text));
+  return bytes;
+}
+
+void CgroupLeaf::CloseFds() {
+  if (events_fd_ >= 0) close(events_fd_);
+  if (dir_fd_ >= 0) close(dir_fd_);
+  events_fd_ = dir_fd_ = -1;
+}
+
+absl::Status CgroupLeaf::Remove() {
+  if (path_.empty()) return absl::OkStatus();
+  CloseFds();
+  absl::Status status = RemoveTree(path_, parent_dir_);
+  if (status.ok()) path_.clear();
+  return status;
+}
+
+absl::StatusOr<int> RemoveStaleLeaves(const Cgroup2Location& where, absl::string_view prefix) {
+  DIR* dir = opendir(where.own_dir.c_str());
+  if (dir == nullptr) return ErrnoError(errno, absl::StrCat("opendir ", where.own_dir));
+  const std::string ours = absl::StrCat(prefix, ".", PidNamespaceId(), ".");
+  std::vector<std::string> stale;
+  while (const dirent* entry = readdir(dir)) {
+    absl::string_view name = entry->d_name;
+    if (entry->d_type != DT_DIR || !absl::ConsumePrefix(&name, ours)) continue;
+    const std::pair<absl::string_view, absl::string_view> pid_n = absl::StrSplit(name, absl::MaxSplits('.', 1));
+    int pid;
+    if (!absl::SimpleAtoi(pid_n.first, &pid) || pid <= 0) continue;
+    if (kill(pid, 0) == 0 || errno != ESRCH) continue;  // Its creator (or whoever has its pid now) is alive.
+    stale.push_back(absl::StrCat(where.own_dir, "/", entry->d_name));
+  }
+  closedir(dir);
+  int removed = 0;
+  for (const std::string& path : stale) {
+    if (rmdir(path.c_str()) == 0) ++removed;  // EBUSY: processes or child groups still in it; left alone.
+  }
+  return removed;
+}
+
+}  // namespace uucore

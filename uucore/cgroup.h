@@ -1,0 +1,214 @@
+// uucore/cgroup.h -- a cgroup v2 leaf group for one command's whole tree: create, start into, signal, watch, remove.
+//
+// For timeout --tree (issue 16). A cgroup v2 group holds every descendant of a process started in it, however they
+// fork, setsid or double-fork; the kernel kills them all at once (cgroup.kill), freezes them (cgroup.freeze), and
+// says when the last one has gone (`populated 0` in cgroup.events, a pollable file).
+//
+//   absl::StatusOr<uucore::Cgroup2Location> where = uucore::FindCgroup2();
+//   absl::StatusOr<uucore::CgroupLeaf> leaf = where.ok() ? uucore::CgroupLeaf::Create(*where) : where.status();
+//   if (!leaf.ok()) ... fall back to the /proc walk (uucore/process_tree.h), saying why: leaf.status().message()
+//   spawn.cgroup_fd = leaf->dir_fd();                          // clone3(CLONE_INTO_CGROUP): inside from the start
+//   ... on expiry: leaf->Signal(SIGTERM); poll leaf->events_fd() for POLLPRI; leaf->ReadEvents()->populated ...
+//   (void)leaf->Remove();                                      // also done by the destructor, on every path
+//
+// Every step the kernel or the hierarchy refuses returns a Status (never aborts), so that the caller can fall back.
+// Nothing here prints, exits, or changes signal dispositions or masks. Requires Linux 5.2 (cgroup.freeze) for
+// Signal() of other signals than KILL, 5.14 (cgroup.kill) for SIGKILL through cgroup.kill (else the freeze path),
+// 5.7 for clone3(CLONE_INTO_CGROUP) (uucore/process.h).
+#ifndef UUCORE_CGROUP_H_
+#define UUCORE_CGROUP_H_
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/time/time.h"
+
+namespace uucore {
+
+// Where the cgroup v2 hierarchy is mounted and which of its groups the caller is in.
+struct Cgroup2Location {
+  std::string mount_point;  // "/sys/fs/cgroup" (pure v2) or "/sys/fs/cgroup/unified" (hybrid layout)
+  std::string own_path;     // The caller's group as /proc/self/cgroup names it ("0::PATH"): "/", "/user.slice/..."
+  std::string own_dir;      // The directory of that group under mount_point: where a child group is created
+};
+
+// FindCgroup2(), FindCgroup2In()
+//
+// Finds the cgroup v2 mount (fstype "cgroup2" in /proc/self/mountinfo) under which the caller's own v2 group (the
+// "0::PATH" line of /proc/self/cgroup) is visible: PATH must lie under that mount's root (field 4 of mountinfo; not
+// "/" for a bind mount of a subtree or a mount made outside the caller's cgroup namespace). Octal escapes of
+// mountinfo ("\040" for a space) are decoded. The first such mount in mountinfo order wins.
+// FindCgroup2In() parses the given texts instead of the caller's files (for tests).
+// Errors: NotFound "no cgroup2 file system is mounted", "not in a cgroup v2 group (no 0:: line in
+// /proc/self/cgroup)", "our cgroup v2 group PATH was removed", "our cgroup v2 group PATH is not visible under any
+// cgroup2 mount"; the errno of reading either file (no /proc).
+[[nodiscard]] absl::StatusOr<Cgroup2Location> FindCgroup2();
+[[nodiscard]] absl::StatusOr<Cgroup2Location> FindCgroup2In(absl::string_view mountinfo, absl::string_view cgroup);
+
+// What a leaf group offers beyond cgroup.procs and cgroup.events, which every v2 group has. Files of controllers
+// exist only where the parent enables the controller (cgroup.subtree_control); on a hybrid layout the memory
+// controller usually stays with v1, and memory.peak is absent.
+struct CgroupFeatures {
+  bool kill = false;         // cgroup.kill (Linux 5.14)
+  bool freeze = false;       // cgroup.freeze (Linux 5.2)
+  bool cpu_stat = false;     // cpu.stat with usage_usec, user_usec, system_usec (core file, every group)
+  bool memory_peak = false;  // memory.peak (memory controller enabled for the group, Linux 5.19)
+};
+
+// The lines of cgroup.events.
+struct CgroupEvents {
+  bool populated = false;  // A live process is in the group or one of its descendant groups (zombies do not count).
+  bool frozen = false;     // The group, with all its descendants, is frozen.
+};
+
+// Time spent by the group's processes, those that have exited included (cpu.stat).
+struct CgroupCpu {
+  absl::Duration usage, user, system;
+};
+
+// CgroupLeaf
+//
+// A leaf group this process created under its own group, removed again when the object is destroyed. Move-only.
+// If the creating process dies without removing it (SIGKILL), the group stays: its processes run on in it, and the
+// directory stays after they exit until someone removes it; RemoveStaleLeaves() does that for a later run.
+class CgroupLeaf {
+ public:
+  // Create()
+  //
+  // Makes a new group `where.own_dir/PREFIX.NS.PID.N` (NS the caller's pid namespace inode, PID its pid, N a counter:
+  // unique on this system while the caller lives; on EEXIST the next N is tried) and opens it for
+  // clone3(CLONE_INTO_CGROUP) and for cgroup.events. Checks first that a process may be moved in under our own
+  // group: its cgroup.procs must be writable (the common ancestor's, as the kernel requires of a migration), which
+  // holds for root and in a delegated subtree. A new leaf has no controllers enabled below it, so the "no internal
+  // processes" rule of cgroup v2 does not refuse it, whether or not our own group has processes.
+  // `prefix` must be a plain file name without '.'.
+  // Errors: PermissionDenied "cgroup DIR is not delegated to us: cannot write DIR/cgroup.procs" (or mkdir's EACCES,
+  // EPERM, EROFS with "cannot create cgroup DIR: REASON"); the errno of mkdir or open otherwise (ENOSPC or EAGAIN
+  // when cgroup.max.descendants or cgroup.max.depth is reached); InvalidArgument for a bad prefix.
+  [[nodiscard]] static absl::StatusOr<CgroupLeaf> Create(const Cgroup2Location& where,
+                                                         absl::string_view prefix = "coreutils-timeout");
+
+  CgroupLeaf(CgroupLeaf&& other) noexcept;
+  CgroupLeaf& operator=(CgroupLeaf&& other) noexcept;
+  CgroupLeaf(const CgroupLeaf&) = delete;
+  CgroupLeaf& operator=(const CgroupLeaf&) = delete;
+  ~CgroupLeaf();  // Remove(), errors ignored.
+
+  // The group's directory (absolute), and an O_RDONLY|O_DIRECTORY|O_CLOEXEC descriptor of it for
+  // SpawnOptions::cgroup_fd. -1 after Remove().
+  const std::string& path() const { return path_; }
+  int dir_fd() const { return dir_fd_; }
+
+  // events_fd()
+  //
+  // An O_RDONLY|O_CLOEXEC descriptor of cgroup.events, for poll/ppoll/epoll in the caller's one wait loop: the kernel
+  // reports POLLPRI|POLLERR once the file has changed (populated or frozen flipped) since it was last read; ReadEvents()
+  // reads it from offset 0, which re-arms it. POLLIN is always set and means nothing. -1 after Remove().
+  int events_fd() const { return events_fd_; }
+
+  // What this group offers (probed once by Create()).
+  const CgroupFeatures& features() const { return features_; }
+
+  // ReadEvents()
+  //
+  // The current cgroup.events (pread at offset 0: re-arms events_fd()). `populated` turns false when the last
+  // process of the group and its descendant groups has exited; exited processes may still be zombies waiting to be
+  // reaped by their parent (or the subreaper).
+  // Error: the errno of pread; Internal if the file has neither line.
+  [[nodiscard]] absl::StatusOr<CgroupEvents> ReadEvents() const;
+
+  // Procs()
+  //
+  // The processes (thread group ids) in the group and in its descendant groups (those a nested `timeout --tree`
+  // made), from cgroup.procs of each. A snapshot, unless the group is frozen.
+  // Error: the errno of reading the group's own cgroup.procs.
+  [[nodiscard]] absl::StatusOr<std::vector<pid_t>> Procs() const;
+
+  // Signal()
+  //
+  // Sends `sig` to every process in the group and its descendant groups, returns how many processes were signalled.
+  //   - SIGKILL with cgroup.kill: counts Procs(), then writes "1" to cgroup.kill; the kernel kills every process
+  //     in the subtree, including those forked meanwhile, atomically. The count is of the processes there just
+  //     before.
+  //   - Any other signal (or KILL without cgroup.kill) with cgroup.freeze: writes "1" to cgroup.freeze and waits,
+  //     up to `freeze_wait`, for `frozen 1` in cgroup.events (a process in uninterruptible sleep can delay it); a
+  //     frozen process cannot fork. Then reads Procs() and signals each through a pidfd (the pid is checked to be
+  //     still in the group after the pidfd is taken, so a reused pid is never signalled; kill() where pidfds are
+  //     unavailable), then thaws ("0"), on every path, unless the group was frozen before the call. A signal with
+  //     a handler runs once thawed; a default fatal one kills a frozen process at once. If the freeze does not
+  //     complete in time, the processes are signalled anyway, listed until a pass finds none new (a process forked
+  //     in that window may be missed; a later KILL through cgroup.kill misses none).
+  //   - Without cgroup.freeze: the same listing passes without the freeze.
+  // sig 0 counts Procs() and sends nothing. Errors for single processes (ESRCH, EPERM) are ignored, as kill(1) of
+  // a group would.
+  // Errors: the errno of writing cgroup.kill or cgroup.freeze or of reading cgroup.procs (the caller falls back to
+  // the /proc walk); FailedPrecondition after Remove().
+  [[nodiscard]] absl::StatusOr<int> Signal(int sig, absl::Duration freeze_wait = absl::Seconds(1));
+
+  // Kill()
+  //
+  // Writes "1" to cgroup.kill (no count, no read first).
+  // Errors: Unimplemented without cgroup.kill (Linux < 5.14); the errno of the write; FailedPrecondition after
+  // Remove().
+  absl::Status Kill();
+
+  // Freeze()
+  //
+  // Writes "1" (frozen) or "0" to cgroup.freeze and, when freezing, waits up to `wait` for `frozen 1`.
+  // Errors: Unimplemented without cgroup.freeze (Linux < 5.2); DeadlineExceeded "cgroup PATH not frozen after
+  // WAIT" (the freeze stays requested); the errno of the write or of poll.
+  absl::Status Freeze(bool frozen, absl::Duration wait = absl::Seconds(1));
+
+  // ReadCpu()
+  //
+  // cpu.stat's usage_usec, user_usec and system_usec: CPU time of every process that ran in the group, exited ones
+  // included, from the moment they entered it.
+  // Errors: Unimplemented without cpu.stat; the errno of reading it.
+  [[nodiscard]] absl::StatusOr<CgroupCpu> ReadCpu() const;
+
+  // ReadMemoryPeak()
+  //
+  // memory.peak in bytes: the group's highest memory use (all its processes together, page cache included).
+  // Errors: Unimplemented without memory.peak; the errno of reading it.
+  [[nodiscard]] absl::StatusOr<int64_t> ReadMemoryPeak() const;
+
+  // Remove()
+  //
+  // Removes the group (rmdir) and closes its descriptors. Descendant groups are removed first (deepest first). A
+  // group that still has processes (the command exited leaving daemons, under `--tree=timeout`) is emptied first:
+  // frozen, its processes moved to our own group (written to its cgroup.procs, where they run on exactly as they
+  // would have without the leaf), then removed. Idempotent: succeeds at once after a successful Remove().
+  // Errors: the errno of the last rmdir or move (the group is then left; the descriptors are closed anyway).
+  absl::Status Remove();
+
+ private:
+  CgroupLeaf(std::string path, std::string parent_dir, int dir_fd, int events_fd, CgroupFeatures features);
+  void CloseFds();
+
+  std::string path_;
+  std::string parent_dir_;  // Our own group's directory, where leftovers go.
+  int dir_fd_ = -1;
+  int events_fd_ = -1;
+  CgroupFeatures features_;
+};
+
+// RemoveStaleLeaves()
+//
+// Removes the groups a CgroupLeaf::Create() with this prefix left under `where.own_dir` in an earlier run that
+// died without Remove() (SIGKILL): those of our pid namespace whose creator pid no longer exists and that are empty
+// (rmdir refuses a group with processes or child groups, so a group in use is never removed; a group of a live
+// creator is not even tried). Returns how many were removed.
+// Error: the errno of opendir(where.own_dir).
+[[nodiscard]] absl::StatusOr<int> RemoveStaleLeaves(const Cgroup2Location& where,
+                                                    absl::string_view prefix = "coreutils-timeout");
+
+}  // namespace uucore
+
+#endif  // UUCORE_CGROUP_H_

@@ -1,0 +1,411 @@
+#include "uucore/cgroup.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "gtest/gtest.h"
+#include "tests/testing/status_matchers.h"
+
+namespace uucore {
+namespace {
+
+using ::coreutils_testing::IsOk;
+using ::coreutils_testing::StatusIs;
+
+struct FindCase {
+  const char* name;
+  const char* mountinfo;
+  const char* cgroup;
+  const char* mount_point;  // nullptr: an error is expected, with this message
+  const char* own_dir_or_error;
+};
+
+TEST(FindCgroup2Test, ParsesMountinfoAndProcSelfCgroup) {
+  const FindCase cases[] = {
+      {"hybrid layout (this machine)",
+       "30 22 0:27 / /sys/fs/cgroup rw,relatime - tmpfs tmpfs rw,mode=755\n"
+       "31 30 0:28 / /sys/fs/cgroup/cpu rw,relatime - cgroup cgroup rw,cpu\n"
+       "40 30 0:37 / /sys/fs/cgroup/unified rw,relatime - cgroup2 cgroup2 rw\n",
+       "1:cpu:/\n0::/\n", "/sys/fs/cgroup/unified", "/sys/fs/cgroup/unified"},
+      {"pure v2, optional fields, a session scope",
+       "36 35 98:0 / /sys/fs/cgroup rw,nosuid shared:9 master:1 - cgroup2 cgroup2 rw,nsdelegate\n",
+       "0::/user.slice/user-1000.slice/session-2.scope\n", "/sys/fs/cgroup",
+       "/sys/fs/cgroup/user.slice/user-1000.slice/session-2.scope"},
+      {"a subtree mounted (container): the path is taken relative to the mount's root",
+       "50 40 0:37 /docker/abc /sys/fs/cgroup ro - cgroup2 cgroup2 rw\n", "0::/docker/abc/sub\n", "/sys/fs/cgroup",
+       "/sys/fs/cgroup/sub"},
+      {"the mount's root is exactly our group", "50 40 0:37 /docker/abc /sys/fs/cgroup ro - cgroup2 cgroup2 rw\n",
+       "0::/docker/abc\n", "/sys/fs/cgroup", "/sys/fs/cgroup"},
+      {"a root that is only a string prefix does not count; the next mount does",
+       "50 40 0:37 /doc /a - cgroup2 cgroup2 rw\n51 40 0:37 / /b - cgroup2 cgroup2 rw\n", "0::/docker\n", "/b",
+       "/b/docker"},
+      {"escaped mount point", "40 30 0:37 / /mnt/my\\040cg\\134x rw - cgroup2 none rw\n", "0::/a\n",
+       "/mnt/my cg\\x", "/mnt/my cg\\x/a"},
+      {"mounted on /", "40 30 0:37 / / rw - cgroup2 none rw\n", "0::/a/b\n", "/", "/a/b"},
+      {"no cgroup2 mount", "31 30 0:28 / /sys/fs/cgroup/cpu rw - cgroup cgroup rw,cpu\n", "0::/\n", nullptr,
+       "no cgroup2 file system is mounted"},
+      {"pure v1 (no 0:: line)", "40 30 0:37 / /sys/fs/cgroup/unified rw - cgroup2 cgroup2 rw\n", "1:cpu:/\n",
+       nullptr, "not in a cgroup v2 group (no 0:: line in /proc/self/cgroup)"},
+      {"our group was removed", "40 30 0:37 / /u rw - cgroup2 cgroup2 rw\n", "0::/gone (deleted)\n", nullptr,
+       "our cgroup v2 group /gone (deleted) was removed"},
+      {"group outside the mounted subtree", "50 40 0:37 /docker/abc /sys/fs/cgroup ro - cgroup2 cgroup2 rw\n",
+       "0::/other\n", nullptr, "our cgroup v2 group /other is not visible under any cgroup2 mount"},
+  };
+  for (const FindCase& c : cases) {
+    absl::StatusOr<Cgroup2Location> got = FindCgroup2In(c.mountinfo, c.cgroup);
+    if (c.mount_point == nullptr) {
+      EXPECT_THAT(got, StatusIs(absl::StatusCode::kNotFound, c.own_dir_or_error)) << c.name;
+      continue;
+    }
+    ASSERT_THAT(got, IsOk()) << c.name;
+    EXPECT_EQ(got->mount_point, c.mount_point) << c.name;
+    EXPECT_EQ(got->own_dir, c.own_dir_or_error) << c.name;
+  }
+}
+
+TEST(FindCgroup2Test, FindsOurOwnGroupOnThisMachine) {
+  absl::StatusOr<Cgroup2Location> where = FindCgroup2();
+  if (!where.ok()) GTEST_SKIP() << "no cgroup v2 here: " << where.status();
+  struct stat st;
+  EXPECT_EQ(stat(absl::StrCat(where->own_dir, "/cgroup.procs").c_str(), &st), 0) << where->own_dir;
+  // We are listed in it.
+  std::ifstream procs(absl::StrCat(where->own_dir, "/cgroup.procs"));
+  std::string line;
+  bool found = false;
+  while (std::getline(procs, line)) found |= line == std::to_string(getpid());
+  EXPECT_TRUE(found) << where->own_dir;
+}
+
+double Now() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+bool Exists(const std::string& path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0;
+}
+
+std::string ReadAll(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Real groups, as root or in a delegated subtree. Skipped where cgroup2 is absent or not ours to write.
+class CgroupLeafTest : public testing::Test {
+ protected:
+  void SetUp() override {
+    absl::StatusOr<Cgroup2Location> where = FindCgroup2();
+    if (!where.ok()) GTEST_SKIP() << "no cgroup v2 here: " << where.status();
+    where_ = *where;
+    absl::StatusOr<CgroupLeaf> probe = CgroupLeaf::Create(where_, "uucore-cgroup-test");
+    if (!probe.ok()) GTEST_SKIP() << "may not create a cgroup here: " << probe.status();
+    // Orphans come back to us, so that every process started here is reaped by the test.
+    ASSERT_EQ(prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0), 0);
+  }
+  void TearDown() override {
+    for (pid_t pid : started_) kill(pid, SIGKILL);
+    while (waitpid(-1, nullptr, 0) > 0 || errno == EINTR) {
+    }
+  }
+
+  absl::StatusOr<CgroupLeaf> NewLeaf() { return CgroupLeaf::Create(where_, "uucore-cgroup-test"); }
+
+  // Runs `script` in a shell moved into the group at `dir` before exec.
+  pid_t StartIn(const std::string& dir, const std::string& script) {
+    const pid_t pid = fork();
+    if (pid == 0) {
+      const int fd = open((dir + "/cgroup.procs").c_str(), O_WRONLY);
+      if (fd < 0 || write(fd, "0", 1) != 1) _exit(99);
+      close(fd);
+      execl("/bin/sh", "sh", "-c", script.c_str(), static_cast<char*>(nullptr));
+      _exit(127);
+    }
+    started_.push_back(pid);
+    return pid;
+  }
+
+  // Waits until the group holds at least `count` processes.
+  static size_t AwaitProcs(const CgroupLeaf& leaf, size_t count, double seconds = 20) {
+    const double end = Now() + seconds;
+    size_t n = 0;
+    while (Now() < end) {
+      absl::StatusOr<std::vector<pid_t>> procs = leaf.Procs();
+      n = procs.ok() ? procs->size() : 0;
+      if (n >= count) break;
+      usleep(10000);
+    }
+    return n;
+  }
+
+  // Waits on events_fd() only (no sleeping loop) until `populated 0`; false after `seconds`.
+  static bool AwaitEmpty(const CgroupLeaf& leaf, double seconds = 20) {
+    const double end = Now() + seconds;
+    for (;;) {
+      absl::StatusOr<CgroupEvents> events = leaf.ReadEvents();
+      if (!events.ok()) return false;
+      if (!events->populated) return true;
+      const double left = end - Now();
+      if (left <= 0) return false;
+      pollfd p = {leaf.events_fd(), POLLPRI, 0};
+      poll(&p, 1, static_cast<int>(left * 1000) + 1);
+    }
+  }
+
+  Cgroup2Location where_;
+  std::vector<pid_t> started_;
+};
+
+TEST_F(CgroupLeafTest, CreatesUniqueLeavesAndRemovesThem) {
+  std::string first_path;
+  {
+    absl::StatusOr<CgroupLeaf> a = NewLeaf();
+    absl::StatusOr<CgroupLeaf> b = NewLeaf();
+    ASSERT_THAT(a, IsOk());
+    ASSERT_THAT(b, IsOk());
+    EXPECT_NE(a->path(), b->path());
+    EXPECT_TRUE(absl::StartsWith(a->path(), where_.own_dir + "/uucore-cgroup-test.")) << a->path();
+    EXPECT_TRUE(Exists(a->path() + "/cgroup.procs"));
+    EXPECT_GE(a->dir_fd(), 0);
+    EXPECT_GE(a->events_fd(), 0);
+    EXPECT_EQ(a->features().kill, Exists(a->path() + "/cgroup.kill"));
+    EXPECT_EQ(a->features().freeze, Exists(a->path() + "/cgroup.freeze"));
+    EXPECT_EQ(a->features().memory_peak, Exists(a->path() + "/memory.peak"));
+    EXPECT_THAT(a->ReadEvents(), IsOk());
+    EXPECT_FALSE(a->ReadEvents()->populated);
+    ASSERT_THAT(a->Remove(), IsOk());
+    EXPECT_FALSE(Exists(a->path().empty() ? first_path : a->path()));
+    EXPECT_THAT(a->Remove(), IsOk());  // Idempotent.
+    EXPECT_EQ(a->dir_fd(), -1);
+    EXPECT_THAT(a->Signal(SIGTERM), StatusIs(absl::StatusCode::kFailedPrecondition));
+    first_path = b->path();
+    CgroupLeaf moved = std::move(*b);  // The moved-from object removes nothing.
+    EXPECT_TRUE(Exists(first_path));
+  }
+  EXPECT_FALSE(Exists(first_path));  // The destructor removed it.
+}
+
+TEST_F(CgroupLeafTest, RefusalsAreStatuses) {
+  EXPECT_THAT(CgroupLeaf::Create(where_, "a.b"), StatusIs(absl::StatusCode::kInvalidArgument));
+  EXPECT_THAT(CgroupLeaf::Create(where_, ""), StatusIs(absl::StatusCode::kInvalidArgument));
+  Cgroup2Location elsewhere = where_;
+  elsewhere.own_dir = "/nonexistent-cgroup-dir";
+  EXPECT_THAT(CgroupLeaf::Create(elsewhere), StatusIs(absl::StatusCode::kPermissionDenied));
+}
+
+TEST_F(CgroupLeafTest, KillClearsEveryProcessHoweverItForked) {
+  absl::StatusOr<CgroupLeaf> leaf = NewLeaf();
+  ASSERT_THAT(leaf, IsOk());
+  // 50 flat children, a double-forked daemon, a setsid daemon that keeps forking, a process in its own group.
+  StartIn(leaf->path(),
+          "i=0; while [ $i -lt 50 ]; do sleep 1000 & i=$((i+1)); done; "
+          "sh -c 'sleep 1000 &' & "
+          "setsid sh -c 'while :; do sleep 1000 & sleep 0.01; done' & "
+          "setsid sleep 1000 & "
+          "exec sleep 1000");
+  ASSERT_GE(AwaitProcs(*leaf, 56), 56u);
+  absl::StatusOr<int> signalled = leaf->Signal(SIGKILL);
+  ASSERT_THAT(signalled, IsOk());
+  EXPECT_GE(*signalled, 56);
+  const double start = Now();
+  EXPECT_TRUE(AwaitEmpty(*leaf));
+  EXPECT_LT(Now() - start, 10);
+  EXPECT_TRUE(leaf->Procs()->empty());
+  EXPECT_THAT(leaf->Remove(), IsOk());
+}
+
+TEST_F(CgroupLeafTest, OtherSignalsFreezeSignalEveryoneAndThaw) {
+  absl::StatusOr<CgroupLeaf> leaf = NewLeaf();
+  ASSERT_THAT(leaf, IsOk());
+  const std::string survivor_pid_file = absl::StrCat(getenv("TEST_TMPDIR") ? getenv("TEST_TMPDIR") : "/tmp",
+                                                     "/survivor.", getpid());
+  // A forking setsid daemon and 20 children die of TERM; one process ignores it and must run on, thawed.
+  StartIn(leaf->path(),
+          "i=0; while [ $i -lt 20 ]; do sleep 1000 & i=$((i+1)); done; "
+          "setsid sh -c 'while :; do sleep 1000 & sleep 0.01; done' & "
+          "(trap '' TERM; echo $(exec sh -c 'echo $PPID') > " + survivor_pid_file + ".tmp; mv " + survivor_pid_file +
+              ".tmp " + survivor_pid_file + "; while :; do sleep 0.05; done) & "
+          "exec sleep 1000");
+  ASSERT_GE(AwaitProcs(*leaf, 24), 24u);
+  const double give_up = Now() + 20;
+  while (!Exists(survivor_pid_file) && Now() < give_up) usleep(10000);
+  const int survivor = atoi(ReadAll(survivor_pid_file).c_str());
+  ASSERT_GT(survivor, 0);
+  absl::StatusOr<int> signalled = leaf->Signal(SIGTERM);
+  ASSERT_THAT(signalled, IsOk());
+  EXPECT_GE(*signalled, 24);
+  EXPECT_FALSE(leaf->ReadEvents()->frozen);
+  EXPECT_EQ(ReadAll(leaf->path() + "/cgroup.freeze"), "0\n");
+  // Everyone but the survivor (and the sleep it may be running) goes; the survivor still runs its loop.
+  const double end = Now() + 20;
+  std::vector<pid_t> left;
+  while (Now() < end) {
+    left = *leaf->Procs();
+    if (left.size() <= 2) break;
+    usleep(10000);
+  }
+  EXPECT_LE(left.size(), 2u);
+  EXPECT_NE(std::find(left.begin(), left.end(), survivor), left.end());
+  EXPECT_EQ(kill(survivor, 0), 0);
+  EXPECT_THAT(leaf->Signal(SIGKILL), IsOk());
+  EXPECT_TRUE(AwaitEmpty(*leaf));
+  unlink(survivor_pid_file.c_str());
+}
+
+TEST_F(CgroupLeafTest, AHandlerRunsOnceAfterTheThaw) {
+  absl::StatusOr<CgroupLeaf> leaf = NewLeaf();
+  ASSERT_THAT(leaf, IsOk());
+  const std::string file = absl::StrCat(getenv("TEST_TMPDIR") ? getenv("TEST_TMPDIR") : "/tmp", "/trap.", getpid());
+  unlink(file.c_str());
+  StartIn(leaf->path(), "trap 'echo got >> " + file + "; exit 0' TERM; while :; do sleep 0.05; done");
+  ASSERT_GE(AwaitProcs(*leaf, 2), 2u);
+  ASSERT_THAT(leaf->Signal(SIGTERM), IsOk());
+  EXPECT_TRUE(AwaitEmpty(*leaf));
+  EXPECT_EQ(ReadAll(file), "got\n");
+  unlink(file.c_str());
+}
+
+TEST_F(CgroupLeafTest, EventsFdWakesWhenTheLastProcessExits) {
+  absl::StatusOr<CgroupLeaf> leaf = NewLeaf();
+  ASSERT_THAT(leaf, IsOk());
+  StartIn(leaf->path(), "sleep 0.3 & exec sleep 0.2");
+  ASSERT_GE(AwaitProcs(*leaf, 2), 2u);
+  ASSERT_TRUE(leaf->ReadEvents()->populated);
+  // One poll per change, never a timed-out one: the kernel wakes us (POLLPRI) when cgroup.events changes.
+  const double start = Now();
+  int wakes = 0;
+  for (;;) {
+    pollfd p = {leaf->events_fd(), POLLPRI, 0};
+    ASSERT_EQ(poll(&p, 1, 10000), 1) << "no event within 10 s";
+    EXPECT_TRUE(p.revents & POLLPRI);
+    ++wakes;
+    if (!leaf->ReadEvents()->populated) break;
+  }
+  EXPECT_LT(Now() - start, 5);
+  EXPECT_LE(wakes, 2);
+}
+
+TEST_F(CgroupLeafTest, FreezeWaitsUntilFrozen) {
+  absl::StatusOr<CgroupLeaf> leaf = NewLeaf();
+  ASSERT_THAT(leaf, IsOk());
+  if (!leaf->features().freeze) GTEST_SKIP() << "no cgroup.freeze";
+  const pid_t pid = StartIn(leaf->path(), "while :; do :; done");
+  ASSERT_GE(AwaitProcs(*leaf, 1), 1u);
+  ASSERT_THAT(leaf->Freeze(true, absl::Seconds(10)), IsOk());
+  EXPECT_TRUE(leaf->ReadEvents()->frozen);
+  ASSERT_THAT(leaf->Freeze(false), IsOk());
+  EXPECT_FALSE(leaf->ReadEvents()->frozen);
+  kill(pid, SIGKILL);
+}
+
+TEST_F(CgroupLeafTest, CpuStatCountsExitedProcesses) {
+  absl::StatusOr<CgroupLeaf> leaf = NewLeaf();
+  ASSERT_THAT(leaf, IsOk());
+  if (!leaf->features().cpu_stat) {
+    EXPECT_THAT(leaf->ReadCpu(), StatusIs(absl::StatusCode::kUnimplemented));
+    GTEST_SKIP() << "no cpu.stat";
+  }
+  // A child that spins for 0.3 s of CPU time, then exits.
+  const pid_t pid =
+      StartIn(leaf->path(), "end=$(($(date +%s%N) + 300000000)); while [ $(date +%s%N) -lt $end ]; do :; done");
+  ASSERT_EQ(waitpid(pid, nullptr, 0), pid);
+  ASSERT_TRUE(AwaitEmpty(*leaf));
+  absl::StatusOr<CgroupCpu> cpu = leaf->ReadCpu();
+  ASSERT_THAT(cpu, IsOk());
+  EXPECT_GE(cpu->user + cpu->system, absl::Milliseconds(100));
+  EXPECT_GE(cpu->usage, cpu->user);
+}
+
+TEST_F(CgroupLeafTest, MemoryPeakWhereTheControllerIsEnabled) {
+  absl::StatusOr<CgroupLeaf> leaf = NewLeaf();
+  ASSERT_THAT(leaf, IsOk());
+  if (!leaf->features().memory_peak) {
+    EXPECT_THAT(leaf->ReadMemoryPeak(), StatusIs(absl::StatusCode::kUnimplemented));
+    return;
+  }
+  EXPECT_THAT(leaf->ReadMemoryPeak(), IsOk());
+}
+
+TEST_F(CgroupLeafTest, RemoveMovesLeftoversToOurGroup) {
+  absl::StatusOr<CgroupLeaf> leaf = NewLeaf();
+  ASSERT_THAT(leaf, IsOk());
+  const std::string path = leaf->path();
+  StartIn(path, "setsid sleep 1000 & exec sleep 1000");
+  ASSERT_GE(AwaitProcs(*leaf, 2), 2u);
+  const std::vector<pid_t> procs = *leaf->Procs();
+  ASSERT_THAT(leaf->Remove(), IsOk());
+  EXPECT_FALSE(Exists(path));
+  for (pid_t pid : procs) {
+    EXPECT_EQ(kill(pid, 0), 0) << pid;
+    EXPECT_TRUE(absl::StrContains(ReadAll(absl::StrCat("/proc/", pid, "/cgroup")), "0::" + where_.own_path + "\n"))
+        << ReadAll(absl::StrCat("/proc/", pid, "/cgroup"));
+    EXPECT_EQ(ReadAll(absl::StrCat("/proc/", pid, "/stat")).find(") T "), std::string::npos) << "left frozen";
+    kill(pid, SIGKILL);
+  }
+}
+
+TEST_F(CgroupLeafTest, NestedGroupsAreSignalledAndRemoved) {
+  absl::StatusOr<CgroupLeaf> leaf = NewLeaf();
+  ASSERT_THAT(leaf, IsOk());
+  // As a nested timeout --tree would: a group of its own inside ours, left behind (its creator was killed).
+  const std::string inner = leaf->path() + "/inner";
+  ASSERT_EQ(mkdir(inner.c_str(), 0755), 0);
+  ASSERT_EQ(mkdir((inner + "/deeper").c_str(), 0755), 0);
+  StartIn(inner, "sleep 1000 & exec sleep 1000");
+  StartIn(leaf->path(), "exec sleep 1000");
+  ASSERT_GE(AwaitProcs(*leaf, 3), 3u);
+  absl::StatusOr<int> signalled = leaf->Signal(SIGTERM);
+  ASSERT_THAT(signalled, IsOk());
+  EXPECT_EQ(*signalled, 3);
+  EXPECT_TRUE(AwaitEmpty(*leaf));
+  const std::string path = leaf->path();
+  ASSERT_THAT(leaf->Remove(), IsOk());
+  EXPECT_FALSE(Exists(path));
+}
+
+TEST_F(CgroupLeafTest, RemoveStaleLeavesTakesOnlyDeadCreatorsEmptyGroups) {
+  const char* prefix = "uucore-cgroup-stale-test";
+  // A pid that no longer exists: a child we reaped.
+  const pid_t dead = fork();
+  if (dead == 0) _exit(0);
+  ASSERT_EQ(waitpid(dead, nullptr, 0), dead);
+  struct stat ns;
+  ASSERT_EQ(stat("/proc/self/ns/pid", &ns), 0);
+  const std::string stem = absl::StrCat(where_.own_dir, "/", prefix, ".", ns.st_ino, ".");
+  const std::string stale = absl::StrCat(stem, dead, ".0");
+  const std::string live = absl::StrCat(stem, getpid(), ".0");
+  const std::string other_ns = absl::StrCat(where_.own_dir, "/", prefix, ".1.", dead, ".0");
+  const std::string busy = absl::StrCat(stem, dead, ".1");
+  for (const std::string& dir : {stale, live, other_ns, busy}) ASSERT_EQ(mkdir(dir.c_str(), 0755), 0) << dir;
+  ASSERT_EQ(mkdir((busy + "/child").c_str(), 0755), 0);
+  absl::StatusOr<int> removed = RemoveStaleLeaves(where_, prefix);
+  ASSERT_THAT(removed, IsOk());
+  EXPECT_EQ(*removed, 1);
+  EXPECT_FALSE(Exists(stale));
+  EXPECT_TRUE(Exists(live));
+  EXPECT_TRUE(Exists(other_ns));
+  EXPECT_TRUE(Exists(busy));
+  for (const std::string& dir : {busy + "/child", busy, live, other_ns}) EXPECT_EQ(rmdir(dir.c_str()), 0) << dir;
+}
+
+}  // namespace
+}  // namespace uucore
