@@ -15,6 +15,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -22,6 +23,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 #include "absl/strings/strip.h"
 #include "absl/time/time.h"
@@ -122,6 +124,54 @@ void CommandEnded(pid_t pid, int wait_status, Outcome* outcome) {
     outcome->command.signal = WTERMSIG(wait_status);
     outcome->command.core = WCOREDUMP(wait_status);
   }
+}
+
+namespace {
+
+absl::StatusOr<std::string> ReadWhole(const std::string& path) {
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return absl::ErrnoToStatus(errno, path);
+  std::string text;
+  char buf[4096];
+  for (;;) {
+    const ssize_t n = read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;  // A stop/continue.
+    if (n <= 0) break;
+    text.append(buf, static_cast<size_t>(n));
+  }
+  close(fd);
+  return text;
+}
+
+}  // namespace
+
+absl::Status AddLiveUsage(pid_t pid, Outcome* outcome) {
+  absl::StatusOr<std::string> stat = ReadWhole(absl::StrCat("/proc/", pid, "/stat"));
+  if (!stat.ok()) return stat.status();
+  // "PID (COMM) S ..." : COMM may hold spaces and parentheses, so the fields start after the last ')'.
+  const size_t paren = stat->rfind(')');
+  if (paren == std::string::npos) return absl::InvalidArgumentError("unreadable /proc stat");
+  std::vector<absl::string_view> fields = absl::StrSplit(absl::string_view(*stat).substr(paren + 2), ' ');
+  // fields[0] is field 3 (state); utime..cstime are fields 14..17.
+  if (fields.size() < 15) return absl::InvalidArgumentError("short /proc stat");
+  int64_t ticks[4];
+  for (int i = 0; i < 4; ++i) {
+    if (!absl::SimpleAtoi(fields[11 + i], &ticks[i])) return absl::InvalidArgumentError("bad /proc stat");
+  }
+  const double hz = static_cast<double>(sysconf(_SC_CLK_TCK));
+  outcome->cpu_user += absl::Seconds(static_cast<double>(ticks[0] + ticks[2]) / hz);
+  outcome->cpu_sys += absl::Seconds(static_cast<double>(ticks[1] + ticks[3]) / hz);
+  absl::StatusOr<std::string> status = ReadWhole(absl::StrCat("/proc/", pid, "/status"));
+  if (status.ok()) {
+    for (absl::string_view line : absl::StrSplit(*status, '\n')) {
+      int64_t kib;
+      if (absl::ConsumePrefix(&line, "VmHWM:") && absl::ConsumeSuffix(&line, " kB") &&
+          absl::SimpleAtoi(absl::StripAsciiWhitespace(line), &kib)) {
+        outcome->max_rss_kib = std::max(outcome->max_rss_kib.value_or(0), kib);
+      }
+    }
+  }
+  return absl::OkStatus();
 }
 
 std::string JsonString(absl::string_view text) {

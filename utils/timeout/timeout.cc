@@ -48,6 +48,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -57,6 +58,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
 #include "uucore/cli.h"
+#include "uucore/cgroup.h"
 #include "uucore/duration.h"
 #include "uucore/i18n.h"
 #include "uucore/process.h"
@@ -64,6 +66,7 @@
 #include "uucore/quote.h"
 #include "uucore/signal_wait.h"
 #include "uucore/signals.h"
+#include "utils/timeout/report.h"
 
 namespace {
 
@@ -96,6 +99,9 @@ Mandatory arguments to long options are mandatory for short options too.
                    until all have exited; -k applies to each of them.
                    WHEN is 'timeout' (the default: on expiry or a signal
                    passed on) or 'exit' (also when COMMAND exits by itself)
+      --report=FILE
+                 when timeout exits, write to FILE one JSON object saying
+                   how COMMAND ended and who ended it (see timeout(1))
       --help        show this help text, then exit
       --version     show version information, then exit
 
@@ -126,12 +132,12 @@ Exit status:
   -    otherwise, the exit status of COMMAND
 )";
 constexpr char kShortOptions[] = "+fik:ps:v";  // '+': stop at DURATION so COMMAND's options pass through.
-enum { kHelpOption = 256, kVersionOption, kTreeOption };
+enum { kHelpOption = 256, kVersionOption, kTreeOption, kReportOption };
 constexpr option kLongOptions[] = {
     {"foreground", no_argument, nullptr, 'f'},      {"kill-after", required_argument, nullptr, 'k'},
     {"preserve-status", no_argument, nullptr, 'p'}, {"signal", required_argument, nullptr, 's'},
     {"verbose", no_argument, nullptr, 'v'},         {"inactivity", no_argument, nullptr, 'i'},
-    {"tree", optional_argument, nullptr, kTreeOption},
+    {"tree", optional_argument, nullptr, kTreeOption},  {"report", required_argument, nullptr, kReportOption},
     {"help", no_argument, nullptr, kHelpOption},    {"version", no_argument, nullptr, kVersionOption},
     {nullptr, 0, nullptr, 0},
 };
@@ -160,6 +166,7 @@ struct Options {  // Everything Run() needs; no globals.
   bool foreground = false, preserve_status = false, verbose = false;
   bool inactivity = false;  // -i: the timer restarts at every output.
   KillTree kill_tree = KillTree::kOff;
+  const char* report = nullptr;  // --report=FILE: the JSON outcome (utils/timeout/report.h).
   char** command = nullptr;
 };
 
@@ -173,6 +180,7 @@ absl::StatusOr<Options> ParseArgs(int argc, char* argv[]) {
       case 'p': options.preserve_status = true; break;
       case 'v': options.verbose = true; break;
       case 'i': options.inactivity = true; break;
+      case kReportOption: options.report = optarg; break;
       case kTreeOption: {
         const absl::string_view when = optarg == nullptr ? "timeout" : optarg;
         if (when == "timeout") {
@@ -214,6 +222,21 @@ absl::StatusOr<Options> ParseArgs(int argc, char* argv[]) {
   return options;
 }
 
+// How --tree reaches the whole tree (README "timeout beyond GNU"): a cgroup v2 leaf the command starts in (exact,
+// escape-proof), else the /proc walk of uucore/process_tree.h, else (no /proc of our own PID namespace) only the
+// process group, as without --tree.
+enum class TreeBackend { kNone, kCgroup, kProc, kProcessGroup };
+
+const char* BackendName(TreeBackend backend) {
+  switch (backend) {
+    case TreeBackend::kCgroup: return "cgroup";
+    case TreeBackend::kProc: return "proc";
+    case TreeBackend::kProcessGroup: return "pgroup";
+    case TreeBackend::kNone: break;
+  }
+  return nullptr;
+}
+
 // The run's state: one timer, and what the next expiry sends. Lives only inside Run().
 struct Monitor {
   const Options& options;
@@ -223,10 +246,18 @@ struct Monitor {
   uucore::Deadline alarm;        // The next expiry; Never() when disarmed.
   int next_signal;               // What expiry sends: the -s signal, then KILL once -k has been armed.
   absl::Duration kill_after;     // -k, until armed (then zero: KILL is armed once).
-  bool tree = false;             // --tree: the whole tree is signalled (uucore/process_tree.h).
+  TreeBackend backend = TreeBackend::kNone;
+  uucore::CgroupLeaf* leaf = nullptr;  // The cgroup backend's group.
   bool timed_out = false;
+  bool kill_armed = false;       // -k's KILL is what the next expiry sends.
+  bool killed = false;           // -k's KILL was sent.
   bool tree_signalled = false;   // --tree sent the tree a signal: wait for every descendant before returning.
-  std::optional<int> command_status;  // The command's wait status once reaped.
+  int signalled = 0;             // Processes signalled (--report), all signals together.
+  // --report: runs just before a KILL to our own process group, which kills timeout too (as GNU's does).
+  std::function<void()> before_killing_ourselves = nullptr;
+  std::optional<int> command_status = std::nullopt;  // The command's wait status once reaped.
+
+  bool tree() const { return backend == TreeBackend::kCgroup || backend == TreeBackend::kProc; }
 
   // -v: GNU's words, in the user's language; a notice that cannot be written changes no exit status (GNU 9.10).
   void Report(int sig, bool descendants = false) const {
@@ -238,18 +269,34 @@ struct Monitor {
                                : uucore::Format("sending signal %s to command %s", name, command));
   }
 
+  // Every process of the tree: the cgroup's all at once, else the /proc walk (which a cgroup that refuses falls
+  // back to for the rest of the run). Errors are ignored, as for a process group.
+  void SignalTree(int sig) {
+    if (backend == TreeBackend::kCgroup) {
+      absl::StatusOr<int> n = leaf->Signal(sig);
+      if (n.ok()) {
+        signalled += *n;
+        return;
+      }
+      if (options.verbose) uucore::Notice(absl::StrCat("--tree: backend proc (", n.status().message(), ")"));
+      backend = TreeBackend::kProc;
+    }
+    absl::StatusOr<int> n = uucore::SignalDescendants(self, sig);
+    if (n.ok()) signalled += *n;
+  }
+
   // `cont`: follow with SIGCONT, so that a stopped process acts on the signal.
   void Send(int sig, bool cont = true) {
     Report(sig);
-    if (tree) {
-      // Every descendant, through pidfds, frozen first so none can fork out of reach (uucore/process_tree.h).
+    if (tree()) {
+      // Every descendant, frozen first so none can fork out of reach (uucore/cgroup.h, uucore/process_tree.h).
       if (cont) tree_signalled = true;
-      (void)uucore::SignalDescendants(self, sig);
+      SignalTree(sig);
       return;
     }
     // Errors are ignored, as GNU does: the command may already have exited (ESRCH), and then its exit is next.
     if (options.foreground && !pid1) {
-      (void)uucore::SendSignal(child, sig);  // Only the command itself: its children are not timed out.
+      if (uucore::SendSignal(child, sig).ok()) ++signalled;  // Only the command itself: its children are not timed out.
       return;
     }
     // The command once, even though GNU signals it twice (by pid and with the group), which lets a shell that traps
@@ -257,8 +304,9 @@ struct Monitor {
     // dropped. As PID 1 with --foreground the command has its own group, but only the command is signalled.
     const bool whole_group = !options.foreground;
     const bool left_group = !whole_group || getpgid(child) != group;  // setsid, a shell's job, or --foreground.
-    if (whole_group) (void)uucore::SendSignal(-group, sig);
-    if (left_group) (void)uucore::SendSignal(child, sig);
+    if (whole_group && sig == SIGKILL && group == getpgrp() && before_killing_ourselves) before_killing_ourselves();
+    if (whole_group && uucore::SendSignal(-group, sig).ok()) ++signalled;  // A group counts as one (--report).
+    if (left_group && uucore::SendSignal(child, sig).ok()) ++signalled;
     if (cont && sig != SIGKILL && sig != SIGCONT) {
       // A stopped process acts on the signal only once continued.
       if (whole_group) (void)uucore::SendSignal(-group, SIGCONT);
@@ -270,6 +318,7 @@ struct Monitor {
   void Expire() {
     timed_out = true;
     alarm = uucore::Deadline::Never();
+    if (kill_armed) killed = true;
     Send(next_signal);
     ArmKill();
   }
@@ -286,7 +335,8 @@ struct Monitor {
     Report(next_signal, /*descendants=*/true);
     tree_signalled = true;
     alarm = uucore::Deadline::Never();  // The command's own timer is over; only -k counts now.
-    (void)uucore::SignalDescendants(self, next_signal);
+    if (kill_armed) killed = true;
+    SignalTree(next_signal);
     ArmKill();
   }
 
@@ -294,6 +344,7 @@ struct Monitor {
   void ArmKill() {
     if (kill_after == absl::ZeroDuration()) return;
     next_signal = SIGKILL;
+    kill_armed = true;
     alarm = uucore::Deadline::In(kill_after);
     kill_after = absl::ZeroDuration();
   }
@@ -312,45 +363,58 @@ void DieOf(int sig) {
   raise(sig);
 }
 
-// The exit status for the command's wait status, as GNU computes it.
-int StatusAfter(int wait_status, const Monitor& monitor) {
+// How timeout ends, from the command's wait status, as GNU computes it: a status to exit with, or (the command was
+// killed by a signal and did not time out) that signal to die of, so that the caller sees the command's death.
+struct Ending {
+  int status;
+  int die_of = 0;
+};
+
+Ending EndingFor(int wait_status, const Monitor& monitor) {
   bool preserve = monitor.options.preserve_status;
+  Ending ending{uucore::ExitStatusOf(wait_status)};
   if (WIFSIGNALED(wait_status)) {
     const int sig = WTERMSIG(wait_status);
     if (WCOREDUMP(wait_status)) uucore::Error(uucore::Format("the monitored command dumped core"));
     // Pass the command's death on to our caller; PID 1 cannot be killed by its own signal, so it exits instead.
-    if (!monitor.timed_out && !monitor.pid1) DieOf(sig);
+    if (!monitor.timed_out && !monitor.pid1) ending.die_of = sig;
     if (monitor.timed_out && sig == SIGKILL) preserve = true;  // 137 tells the caller that KILL was needed.
   }
-  if (monitor.timed_out && !preserve) return uucore::kExitTimedOut;
-  return uucore::ExitStatusOf(wait_status);
+  if (monitor.timed_out && !preserve) ending.status = uucore::kExitTimedOut;
+  return ending;
 }
 
-// -i: the command's stdout and stderr are pipes that timeout copies to its own, so every write is seen. Each stream
-// holds at most one PIPE_BUF chunk in flight, and timeout reads a pipe only once that chunk is out, so a stalled
-// reader of timeout's output stalls the command as it would without timeout (and counts as inactivity).
+// The wait of -i and of the cgroup backend of --tree: one ppoll per wake over a signalfd (the signals stay blocked)
+// and descriptors. -i: the command's stdout and stderr are pipes that timeout copies to its own, so every write is
+// seen. Each stream holds at most one PIPE_BUF chunk in flight, and timeout reads a pipe only once that chunk is
+// out, so a stalled reader of timeout's output stalls the command as it would without timeout (and counts as
+// inactivity). --tree with a cgroup: its cgroup.events, which the kernel flags (POLLPRI) when the group empties.
 class Relay {
  public:
-  // A wake of Wait(): a signal (with its sender), the deadline, or output moved.
+  // A wake of Wait(): a signal (with its sender), the deadline, output moved, or the watched file changed.
   struct Event {
-    int sig = 0;  // > 0: this signal; 0: the deadline passed; kActivity: output moved (restart the timer).
+    int sig = 0;  // > 0: this signal; 0: the deadline passed; kActivity: output moved (restart the timer);
+                  // kWatched: the watched descriptor reported POLLPRI.
     int code = 0;
     pid_t pid = 0;
   };
   static constexpr int kActivity = -1;
+  static constexpr int kWatched = -2;
 
   ~Relay() {
     for (Stream& s : streams_) CloseFrom(s);
     if (sigfd_ >= 0) close(sigfd_);
   }
 
-  // Before Spawn(): pipes for the open ones of fds 1 and 2 (one pipe for both when they share an open file
-  // description, as with 2>&1, so their order is kept), and a signalfd for `signals` (which must stay blocked).
-  absl::Status Open(const sigset_t& signals) {
+  // Before Spawn(): a signalfd for `signals` (which must stay blocked) and, with `pipes` (-i), pipes for the open
+  // ones of fds 1 and 2 (one pipe for both when they share an open file description, as with 2>&1, so their order
+  // is kept).
+  absl::Status Open(const sigset_t& signals, bool pipes) {
     const bool open1 = fcntl(1, F_GETFD) >= 0, open2 = fcntl(2, F_GETFD) >= 0;  // Before we open anything.
     sigfd_ = signalfd(-1, &signals, SFD_CLOEXEC | SFD_NONBLOCK);
     if (sigfd_ < 0) return absl::ErrnoToStatus(errno, "signalfd");
     sigfd_ = AboveStandard(sigfd_);
+    if (!pipes) return absl::OkStatus();
     const pid_t me = getpid();
     const bool shared = open1 && open2 && syscall(SYS_kcmp, me, me, KCMP_FILE, 1, 2) == 0;
     for (int fd : {1, 2}) {
@@ -394,11 +458,15 @@ class Relay {
     return child;
   }
 
-  // Waits, in one ppoll per wake, for a signal (read from the signalfd: they stay blocked), the deadline, or the
-  // pipes; moves output as it comes. EINTR (a stop/continue) is absorbed and the time left recomputed.
+  // Also wake when `fd` reports POLLPRI (a cgroup.events file: the caller reads it, which re-arms it); -1: none.
+  void Watch(int fd) { watched_ = fd; }
+
+  // Waits, in one ppoll per wake, for a signal (read from the signalfd: they stay blocked), the deadline, the
+  // pipes or the watched descriptor; moves output as it comes. EINTR (a stop/continue) is absorbed and the time
+  // left recomputed.
   absl::StatusOr<Event> Wait(uucore::Deadline deadline) {
     for (;;) {
-      pollfd fds[3] = {{sigfd_, POLLIN, 0}, {-1, 0, 0}, {-1, 0, 0}};
+      pollfd fds[4] = {{sigfd_, POLLIN, 0}, {-1, 0, 0}, {-1, 0, 0}, {watched_, POLLPRI, 0}};
       for (int i = 0; i < 2; ++i) {
         const Stream& s = streams_[i];
         if (s.len > s.off) {
@@ -408,7 +476,7 @@ class Relay {
         }
       }
       const timespec left = uucore::ToKernelTimespec(deadline.Remaining());  // Recomputed after every wake.
-      if (ppoll(fds, 3, deadline.is_never() ? nullptr : &left, nullptr) < 0) {
+      if (ppoll(fds, 4, deadline.is_never() ? nullptr : &left, nullptr) < 0) {
         if (errno == EINTR) continue;  // A stop/continue or a handled signal: recompute and wait again.
         return absl::ErrnoToStatus(errno, "ppoll");
       }
@@ -429,6 +497,7 @@ class Relay {
         pending_activity_ = false;
         return Event{kActivity};
       }
+      if (fds[3].revents & (POLLPRI | POLLERR)) return Event{kWatched};
       if (deadline.HasPassed()) return Event{0};
     }
   }
@@ -517,6 +586,7 @@ class Relay {
 
   Stream streams_[2];
   int sigfd_ = -1;
+  int watched_ = -1;
   bool pending_activity_ = false;
 };
 
@@ -547,6 +617,31 @@ std::string WhyNoProcessList(pid_t self) {
   link[n] = '\0';
   if (absl::string_view(link) != absl::StrCat(self)) return "/proc belongs to another PID namespace";
   return "";
+}
+
+// Which backend --tree uses, and its cgroup leaf: a cgroup v2 group we may create (root, or a delegated subtree),
+// else /proc of our own PID namespace, else the process group (said on stderr: --tree cannot do its job). With -v,
+// says which one and why.
+TreeBackend ChooseTreeBackend(const Options& options, pid_t self, std::optional<uucore::CgroupLeaf>* leaf) {
+  absl::StatusOr<uucore::Cgroup2Location> where = uucore::FindCgroup2();
+  absl::Status no_cgroup = where.status();
+  if (where.ok()) {
+    (void)uucore::RemoveStaleLeaves(*where);  // Left by an earlier timeout that was SIGKILLed, once empty.
+    absl::StatusOr<uucore::CgroupLeaf> made = uucore::CgroupLeaf::Create(*where);
+    if (made.ok()) {
+      leaf->emplace(*std::move(made));
+      if (options.verbose) uucore::Notice("--tree: backend cgroup");
+      return TreeBackend::kCgroup;
+    }
+    no_cgroup = made.status();
+  }
+  const std::string why_not = WhyNoProcessList(self);
+  if (!why_not.empty()) {
+    uucore::Notice(uucore::Format("--tree: cannot list processes (%s); signalling the process group only", why_not));
+    return TreeBackend::kProcessGroup;
+  }
+  if (options.verbose) uucore::Notice(absl::StrCat("--tree: backend proc (no cgroup: ", no_cgroup.message(), ")"));
+  return TreeBackend::kProc;
 }
 
 int Run(const Options& options) {
@@ -607,36 +702,61 @@ int Run(const Options& options) {
   // it alone (and once), and Ctrl-Z can stop it; we lead our own group already (a session leader). Elsewhere the
   // command inherits our new group, as GNU's (unless --foreground).
   if (!options.foreground && !pid1) (void)uucore::BecomeGroupLeader();  // GNU goes on if it cannot.
-  // --tree: before spawning, so that no descendant can be orphaned to init before we are its reaper. Without a
-  // process list of our own namespace it cannot find descendants: say so and fall back to the process group, rather
-  // than signal nobody and wait for ever.
-  bool kill_tree = options.kill_tree != KillTree::kOff;
-  if (kill_tree) {
-    const std::string why_not = WhyNoProcessList(self);
-    if (!why_not.empty()) {
-      uucore::Notice(uucore::Format("--tree: cannot list processes (%s); signalling the process group only", why_not));
-      kill_tree = false;
-    }
-  }
-  if (kill_tree) {
+  // --tree: the backend is chosen before spawning (a cgroup leaf to start the command in; else /proc; else the
+  // process group), and we become a subreaper, so that no descendant can be orphaned to init before we reap it.
+  std::optional<uucore::CgroupLeaf> leaf;
+  const TreeBackend backend = options.kill_tree == KillTree::kOff ? TreeBackend::kNone
+                                                                  : ChooseTreeBackend(options, self, &leaf);
+  const bool tree = backend == TreeBackend::kCgroup || backend == TreeBackend::kProc;
+  if (tree) {
     absl::Status subreaper = uucore::BecomeSubreaper();
     if (!subreaper.ok()) {
       uucore::Error(subreaper);
       return uucore::kExitCanceled;
     }
   }
-  const bool reap_all = pid1 || kill_tree;
+  const bool reap_all = pid1 || tree;
 
-  // -i only, and on the heap: the default path makes no pipe, no signalfd, no extra system call, and does not even
-  // clear the buffers (an 8 KiB std::optional<Relay> on the stack is zero-filled: +8k instructions per run).
-  std::unique_ptr<Relay> relay;
-  if (options.inactivity) {
-    relay = std::make_unique<Relay>();
-    absl::Status opened = relay->Open(block.set());
+  // --report: opened before the command starts, so that a FILE we cannot write stops us now (125), not after.
+  std::optional<timeout_report::ReportFile> report;
+  if (options.report != nullptr) {
+    absl::StatusOr<timeout_report::ReportFile> opened = timeout_report::ReportFile::Open(options.report);
     if (!opened.ok()) {
-      uucore::Error(opened);
+      uucore::Error(opened.status());
       return uucore::kExitCanceled;
     }
+    report.emplace(*std::move(opened));
+  }
+  timeout_report::Outcome outcome;
+  outcome.signal = options.signal;
+  outcome.backend = BackendName(backend) ? std::optional<std::string>(BackendName(backend)) : std::nullopt;
+  // Every exit from here on says how it ended in the report, if there is one (once: see before_killing_ourselves).
+  bool reported = false;
+  const auto finish = [&](int status) {
+    outcome.status = status;
+    if (report.has_value() && !reported) {
+      reported = true;
+      absl::Status written = report->Write(outcome);
+      if (!written.ok()) {
+        uucore::Error(written);
+        return uucore::kExitCanceled;
+      }
+    }
+    return status;
+  };
+
+  // -i, and the cgroup backend (its cgroup.events in the same wait), only, and on the heap: the default path makes
+  // no pipe, no signalfd, no extra system call, and does not even clear the buffers (an 8 KiB std::optional<Relay>
+  // on the stack is zero-filled: +8k instructions per run).
+  std::unique_ptr<Relay> relay;
+  if (options.inactivity || backend == TreeBackend::kCgroup) {
+    relay = std::make_unique<Relay>();
+    absl::Status opened = relay->Open(block.set(), /*pipes=*/options.inactivity);
+    if (!opened.ok()) {
+      uucore::Error(opened);
+      return finish(uucore::kExitCanceled);
+    }
+    if (backend == TreeBackend::kCgroup) relay->Watch(leaf->events_fd());
   }
 
   // The caller's mask, not ours; but SIGCHLD unblocked, as GNU: a command must see its own children exit.
@@ -656,17 +776,34 @@ int Run(const Options& options) {
     spawn.new_process_group = true;
     spawn.terminal_foreground = own_terminal ? STDIN_FILENO : -1;
   }
-  absl::StatusOr<pid_t> child = relay ? relay->Spawn(options.command, spawn) : uucore::Spawn(options.command, spawn);
+  // The cgroup backend: the command starts inside the leaf (clone3), so nothing it forks can start outside.
+  if (backend == TreeBackend::kCgroup) spawn.cgroup_fd = leaf->dir_fd();
+  const auto start = [&] { return relay ? relay->Spawn(options.command, spawn) : uucore::Spawn(options.command, spawn); };
+  absl::StatusOr<pid_t> child = start();
+  if (!child.ok() && absl::IsUnavailable(child.status()) && spawn.cgroup_fd >= 0) {
+    // The kernel refused to start it in the cgroup (clone3); nothing was started. The /proc walk instead.
+    if (options.verbose) uucore::Notice(absl::StrCat("--tree: backend proc (", child.status().message(), ")"));
+    spawn.cgroup_fd = -1;
+    child = start();
+    relay->Watch(-1);
+    leaf.reset();
+    outcome.backend = BackendName(TreeBackend::kProc);
+  }
+  const absl::Duration spawned = uucore::MonotonicNow();
   if (!child.ok()) {
     const int status = uucore::ExecFailureStatus(child.status());
+    std::string message;
     if (status == uucore::kExitCanceled) {
-      uucore::Error(child.status());  // "fork system call failed: ..."
+      message = std::string(child.status().message());  // "fork system call failed: ..."
     } else {
-      uucore::Error(absl::StrCat(uucore::Format("failed to run command %s", uucore::Quote(options.command[0])), ": ",
-                                 child.status().message()));
+      message = absl::StrCat(uucore::Format("failed to run command %s", uucore::Quote(options.command[0])), ": ",
+                             child.status().message());
     }
-    return status;
+    uucore::Error(message);
+    outcome.error = message;
+    return finish(status);
   }
+  outcome.command.pid = *child;
   // The terminal is ours again once the command is gone (a shell takes it back from a finished job the same way).
   struct TerminalBack {
     bool active;
@@ -675,8 +812,61 @@ int Run(const Options& options) {
     }
   } terminal_back{own_terminal};
 
-  Monitor monitor{options, self,        *child, pid1 ? *child : getpgrp(), pid1, first_alarm, options.signal,
-                  options.kill_after, kill_tree, false, false, std::nullopt};
+  Monitor monitor{options, self, *child, pid1 ? *child : getpgrp(), pid1, first_alarm, options.signal,
+                  options.kill_after};
+  monitor.backend = leaf.has_value() ? TreeBackend::kCgroup : (backend == TreeBackend::kCgroup ? TreeBackend::kProc
+                                                                                                : backend);
+  monitor.leaf = leaf.has_value() ? &*leaf : nullptr;
+  // What the report says once the command has ended, before the leaf goes (its cpu.stat) and before we die of the
+  // command's signal.
+  const auto ended = [&](const Ending& ending) {
+    outcome.timed_out = monitor.timed_out;
+    if (!monitor.timed_out) outcome.signal.reset();
+    outcome.killed = monitor.killed;
+    outcome.signalled = monitor.signalled;
+    outcome.backend = BackendName(monitor.backend) ? std::optional<std::string>(BackendName(monitor.backend))
+                                                   : std::nullopt;
+    timeout_report::CommandEnded(*child, *monitor.command_status, &outcome);
+    rusage children;
+    if (getrusage(RUSAGE_CHILDREN, &children) == 0) {  // Every child and descendant reaped so far.
+      outcome.cpu_user = absl::DurationFromTimeval(children.ru_utime);
+      outcome.cpu_sys = absl::DurationFromTimeval(children.ru_stime);
+      outcome.max_rss_kib = children.ru_maxrss;
+    }
+    if (leaf.has_value()) {
+      // The group's own account: every process that ran in it, also those reaped by others than us.
+      if (absl::StatusOr<uucore::CgroupCpu> cpu = leaf->ReadCpu(); cpu.ok()) {
+        outcome.cpu_user = cpu->user;
+        outcome.cpu_sys = cpu->system;
+      }
+      if (absl::StatusOr<int64_t> peak = leaf->ReadMemoryPeak(); peak.ok()) outcome.max_rss_kib = *peak / 1024;
+      (void)leaf->Remove();  // Before we may die of the command's signal, which runs no destructor.
+    }
+    const int status = finish(ending.status);
+    if (ending.die_of != 0 && status == ending.status) DieOf(ending.die_of);
+    return status;
+  };
+  if (report.has_value()) {
+    // Our KILL to the group is our end too, before we can reap the command: the report says now what the caller
+    // will see (137, the command killed by KILL), with the command's usage read from /proc while it still lives.
+    monitor.before_killing_ourselves = [&] {
+      outcome.elapsed = uucore::MonotonicNow() - spawned;
+      monitor.command_status = SIGKILL;  // The wait status of a process killed by KILL.
+      outcome.signalled = monitor.signalled + 1;
+      rusage children;
+      if (getrusage(RUSAGE_CHILDREN, &children) == 0) {
+        outcome.cpu_user = absl::DurationFromTimeval(children.ru_utime);
+        outcome.cpu_sys = absl::DurationFromTimeval(children.ru_stime);
+        outcome.max_rss_kib = children.ru_maxrss;
+      }
+      (void)timeout_report::AddLiveUsage(*child, &outcome);
+      timeout_report::CommandEnded(*child, SIGKILL, &outcome);
+      outcome.timed_out = monitor.timed_out;
+      outcome.killed = monitor.killed;
+      (void)finish(EndingFor(SIGKILL, monitor).status);
+      monitor.command_status.reset();
+    };
+  }
   for (;;) {
     int sig, code;
     pid_t sender;
@@ -684,20 +874,27 @@ int Run(const Options& options) {
       absl::StatusOr<Relay::Event> event = relay->Wait(monitor.alarm);
       if (!event.ok()) {
         uucore::Error(event.status());
-        return uucore::kExitCanceled;
+        return finish(uucore::kExitCanceled);
       }
       if (event->sig == Relay::kActivity) {
         // Output restarts the timer, until the command has timed out (then only -k's KILL is pending).
-        if (!monitor.timed_out && !monitor.tree_signalled) monitor.alarm = timer();
+        if (options.inactivity && !monitor.timed_out && !monitor.tree_signalled) monitor.alarm = timer();
         continue;
       }
-      sig = event->sig, code = event->code, sender = event->pid;
+      if (event->sig == Relay::kWatched) {
+        // cgroup.events changed (reading it re-arms it): when the group is empty, every process of the tree has
+        // exited, and what is left to do is to reap them, as on SIGCHLD.
+        if (monitor.leaf != nullptr) (void)monitor.leaf->ReadEvents();
+        sig = SIGCHLD, code = 0, sender = 0;
+      } else {
+        sig = event->sig, code = event->code, sender = event->pid;
+      }
     } else {
       siginfo_t info;
       absl::StatusOr<int> got = uucore::WaitForSignal(block.set(), monitor.alarm, &info);
       if (!got.ok()) {
         uucore::Error(got.status());
-        return uucore::kExitCanceled;
+        return finish(uucore::kExitCanceled);
       }
       sig = *got, code = info.si_code, sender = info.si_pid;
     }
@@ -714,20 +911,21 @@ int Run(const Options& options) {
       absl::Status reaped = ReapOnSigchld(monitor, reap_all, &children_left);
       if (!reaped.ok()) {
         uucore::Error(reaped);
-        return uucore::kExitCanceled;
+        return finish(uucore::kExitCanceled);
       }
       if (!monitor.command_status.has_value()) continue;
-      if (options.kill_tree == KillTree::kOnExit && kill_tree && children_left && !monitor.tree_signalled) {
+      if (outcome.elapsed == absl::ZeroDuration()) outcome.elapsed = uucore::MonotonicNow() - spawned;
+      if (options.kill_tree == KillTree::kOnExit && monitor.tree() && children_left && !monitor.tree_signalled) {
         monitor.CleanUpAfter();
       }
       // --tree: once the tree was signalled, return only when nothing of it is left (ECHILD, as subreaper).
       if (monitor.tree_signalled && children_left) continue;
       if (relay) relay->Drain();
-      return StatusAfter(*monitor.command_status, monitor);
+      return ended(EndingFor(*monitor.command_status, monitor));
     }
     // A signal we were started ignoring stays ignored. The disposition is ours from the start (only CHLD and the -s
     // signal's child copy are ever changed), so this asks the kernel only when such a signal arrives.
-    if (sig != SIGCHLD && uucore::IsIgnored(sig)) continue;
+    if (uucore::IsIgnored(sig)) continue;
     if (sigismember(&passed_on, sig) == 1) {
       monitor.Forward(sig);
       continue;

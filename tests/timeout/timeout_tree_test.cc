@@ -1,0 +1,305 @@
+// timeout --tree per backend (cgroup v2, the /proc walk, the process group) and --report=FILE.
+//
+// Each tree scenario runs timeout under a shell script that starts it in the background with a marker in its
+// environment (every descendant inherits it, whatever it forks or however it leaves the group and session), waits
+// for the command to say it is ready, sends timeout SIGALRM (an expiry, as the timer's own), and then counts the
+// processes still alive that carry the marker. It prints one line: timeout's status, the survivors, and the backend
+// the report names. The /proc backend is forced the way a machine without cgroup v2 gives it: every cgroup2 mount is
+// taken away in a private mount namespace. Reports are parsed with Python's json module, never by pattern.
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "tests/testing/run.h"
+
+namespace coreutils_testing {
+namespace {
+
+// $1 binary, $2 scratch directory, $3 backend (cgroup|proc), $4 timeout's options before DURATION, $5 the command's
+// shell script (it sees READY: the file to create once its tree stands; BIN: the binary), $6 "alarm" to send SIGALRM once READY
+// exists, else wait for timeout to finish by itself.
+constexpr char kScenario[] = R"sh(
+bin=$1 d=$2 backend=$3 opts=$4 shape=$5 alarm=$6
+mark="coreutils-tree-test-$$"
+if [ "$backend" = proc ]; then
+  set -- unshare --mount sh -c 'for m in $(findmnt -rn -t cgroup2 -o TARGET); do umount -l "$m" || exit 9; done; exec "$@"' sh
+else
+  set --
+fi
+TREE_MARK=$mark READY=$d/ready BIN=$bin "$@" "$bin" timeout $opts --report="$d/report" 60 sh -c "$shape" &
+t=$!
+if [ "$alarm" = alarm ]; then
+  i=0
+  while [ ! -e "$d/ready" ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i+1)); done
+  kill -ALRM $t
+fi
+wait $t
+s=$?
+sleep 0.3  # A process that escaped would have time to fork again.
+n=0
+for p in /proc/[0-9]*; do
+  if tr '\0' '\n' <$p/environ 2>/dev/null | grep -qx "TREE_MARK=$mark"; then n=$((n+1)); kill -KILL ${p#/proc/}; fi
+done
+b=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["tree"]["backend"])' "$d/report")
+echo "status $s survivors $n backend $b"
+)sh";
+
+// What `timeout -v --tree` says about its backend on this machine.
+std::string BackendHere() { return Invoke({"timeout", "-v", "--tree", "10", "true"}).err; }
+
+bool CanHideCgroups() {
+  return RunProgram("/usr/bin/unshare", {"unshare", "--mount", "true"}).status == 0;
+}
+
+class TreeBackendTest : public testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override {
+    if (GetParam() == "cgroup" && BackendHere() != "timeout: --tree: backend cgroup\n") {
+      GTEST_SKIP() << "no writable cgroup v2 group here: " << BackendHere();
+    }
+    if (GetParam() == "proc" && !CanHideCgroups()) GTEST_SKIP() << "unshare --mount needs privileges here";
+  }
+  // One line: "status S survivors N backend B".
+  std::string Scenario(const std::string& options, const std::string& shape, bool alarm = true) {
+    Options run;
+    run.limit_seconds = 120;
+    Result r = RunProgram("/bin/sh", {"sh", "-c", kScenario, "sh", BinaryPath(), MakeTempDir(), GetParam(), options,
+                                      shape, alarm ? "alarm" : "wait"},
+                          run);
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_FALSE(r.hung);
+    return r.out;
+  }
+  std::string Expected(int status) {
+    return "status " + std::to_string(status) + " survivors 0 backend " + GetParam() + "\n";
+  }
+};
+
+TEST_P(TreeBackendTest, ASetsidDaemonThatKeepsForking) {
+  EXPECT_EQ(Scenario("--tree", "setsid sh -c 'while :; do sleep 1000 & sleep 0.02; done' & "
+                               "sleep 0.3; touch \"$READY\"; sleep 1000"),
+            Expected(124));
+}
+
+TEST_P(TreeBackendTest, ADoubleForkedDaemon) {
+  EXPECT_EQ(Scenario("--tree", "(setsid sleep 1000 &); (sh -c 'sleep 1000 &' &); touch \"$READY\"; sleep 1000"),
+            Expected(124));
+}
+
+TEST_P(TreeBackendTest, ATreeOfAThousand) {
+  EXPECT_EQ(Scenario("--tree", "i=0; while [ $i -lt 1000 ]; do sleep 1000 & i=$((i+1)); done; "
+                               "touch \"$READY\"; wait"),
+            Expected(124));
+}
+
+TEST_P(TreeBackendTest, ProcessesThatChangeTheirOwnGroupAndSession) {
+  EXPECT_EQ(Scenario("--tree", "python3 -c 'import os; os.setpgid(0, 0); os.execvp(\"sleep\", [\"sleep\", \"1000\"])' & "
+                               "setsid sh -c 'sleep 1000 & exec sleep 1000' & "
+                               "sleep 0.3; touch \"$READY\"; sleep 1000"),
+            Expected(124));
+}
+
+TEST_P(TreeBackendTest, TreeExitClearsWhatACommandThatExitsAtOnceLeaves) {
+  EXPECT_EQ(Scenario("--tree=exit", "setsid sh -c 'sleep 1000 &'; (sleep 1000 &); sleep 1000 & exit 4",
+                     /*alarm=*/false),
+            Expected(4));
+}
+
+TEST_P(TreeBackendTest, TwoNestedTimeoutsWithTree) {
+  // The outer one times out: the inner timeout and everything below it, its own group included, are signalled.
+  EXPECT_EQ(Scenario("--tree", "\"$BIN\" timeout --tree 100 sh -c "
+                               "'setsid sh -c \"sleep 1000 &\"; sleep 1000 & touch \"$READY\"; wait'"),
+            Expected(124));
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, TreeBackendTest, testing::Values("cgroup", "proc"),
+                         [](const testing::TestParamInfo<std::string>& info) { return info.param; });
+
+// --- -v names the backend ------------------------------------------------------------------------------------------
+
+TEST(TreeVerboseTest, SaysWhichBackendRan) {
+  if (BackendHere() != "timeout: --tree: backend cgroup\n") GTEST_SKIP() << "no cgroup backend here";
+  ExpectCase({"cgroup", {"timeout", "-v", "--tree", "10", "true"}, 0, "", "timeout: --tree: backend cgroup\n"});
+}
+
+TEST(TreeVerboseTest, SaysWhyTheProcBackendRan) {
+  if (!CanHideCgroups()) GTEST_SKIP() << "unshare --mount needs privileges here";
+  Result r = RunProgram("/usr/bin/unshare",
+                        {"unshare", "--mount", "sh", "-c",
+                         "for m in $(findmnt -rn -t cgroup2 -o TARGET); do umount -l \"$m\" || exit 9; done; "
+                         "exec \"$0\" timeout -v --tree 10 true",
+                         BinaryPath()});
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.err, "timeout: --tree: backend proc (no cgroup: no cgroup2 file system is mounted)\n");
+}
+
+// --- SIGKILLed with the cgroup backend -----------------------------------------------------------------------------
+
+// What happens when timeout itself is SIGKILLed: nothing of it runs again, so the command gets the -s signal from the
+// kernel (parent-death signal) and dies; a descendant that outlives it stays in the leaf group, which is left
+// behind, still populated. The next `timeout --tree` removes the leaf once it is empty (its creator is gone).
+constexpr char kKilled[] = R"sh(
+bin=$1 d=$2
+"$bin" timeout --tree 60 sh -c 'sleep 1000 & echo $! >"$0/child"; touch "$0/ready"; wait' "$d" &
+t=$!
+i=0; while [ ! -e "$d/ready" ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i+1)); done
+kill -KILL $t; wait $t; echo "timeout: $?"
+child=$(cat "$d/child")
+leaf="$(findmnt -rn -t cgroup2 -o TARGET | head -n1)$(sed -n 's/^0:://p' /proc/$child/cgroup)"
+case "$leaf" in */coreutils-timeout.*) echo "the survivor is in the leaf";; esac
+[ -d "$leaf" ] && echo "the leaf stays"
+kill -KILL $child
+i=0; while grep -qs coreutils-timeout /proc/$child/cgroup && [ $i -lt 100 ]; do sleep 0.05; i=$((i+1)); done
+sleep 0.1
+"$bin" timeout --tree 10 true && [ ! -e "$leaf" ] && echo "the next run removed it"
+)sh";
+
+TEST(TreeKilledTest, TheLeafIsRemovedByTheNextRunOnceEmpty) {
+  if (BackendHere() != "timeout: --tree: backend cgroup\n") GTEST_SKIP() << "no cgroup backend here";
+  Result r = RunProgram("/bin/sh", {"sh", "-c", kKilled, "sh", BinaryPath(), MakeTempDir()});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "timeout: 137\nthe survivor is in the leaf\nthe leaf stays\nthe next run removed it\n");
+}
+
+// --- --report=FILE -----------------------------------------------------------------------------------------------
+
+// The report as "key=value" lines, in the file's key order, nested keys joined with '.', JSON's literals as Python
+// prints them (None, True, False). `dynamic` keys print their type instead of their value.
+constexpr char kFlatten[] = R"py(
+import json, sys
+doc = json.loads(open(sys.argv[1]).read())
+dynamic = {"command.pid", "elapsed_s", "cpu.user_s", "cpu.sys_s", "max_rss_kib"}
+def walk(prefix, value):
+    if isinstance(value, dict):
+        for k, v in value.items():
+            walk(prefix + k if not prefix else prefix + "." + k, v)
+    elif prefix in dynamic:
+        print("%s=<%s>" % (prefix, type(value).__name__))
+    else:
+        print("%s=%r" % (prefix, value))
+walk("", doc)
+)py";
+
+std::string Flatten(const std::string& path) {
+  Result r = RunProgram("/usr/bin/python3", {"python3", "-c", kFlatten, path});
+  EXPECT_EQ(r.err, "") << path;
+  return r.out;
+}
+
+std::string Field(const std::string& path, const std::string& expr) {
+  return RunProgram("/usr/bin/python3",
+                    {"python3", "-c", "import json,sys; d=json.load(open(sys.argv[1])); print(" + expr + ")", path})
+      .out;
+}
+
+std::string Flat(int status, bool timed_out, const std::string& signal, bool killed, const std::string& exit,
+                 const std::string& command_signal, const std::string& backend = "None", int signalled = -1) {
+  const auto b = [](bool v) { return v ? "True" : "False"; };
+  return "status=" + std::to_string(status) + "\ntimed_out=" + b(timed_out) + "\nsignal=" + signal +
+         "\nkilled=" + b(killed) + "\ncommand.pid=<int>\ncommand.exit=" + exit + "\ncommand.signal=" + command_signal +
+         "\ncommand.core=False\nelapsed_s=<float>\ncpu.user_s=<float>\ncpu.sys_s=<float>\nmax_rss_kib=<int>\n"
+         "tree.backend=" + backend + "\ntree.signalled=" + (signalled < 0 ? "0" : std::to_string(signalled)) +
+         "\nerror=None\n";
+}
+
+class ReportTest : public testing::Test {
+ protected:
+  void SetUp() override { dir_ = MakeTempDir(); }
+  std::string file() const { return dir_ + "/report.json"; }
+  std::string dir_;
+};
+
+TEST_F(ReportTest, TimedOut) {
+  ExpectCase({"124", {"timeout", "--report=" + file(), "0.2", "sleep", "10"}, 124, "", ""});
+  EXPECT_EQ(Flatten(file()), Flat(124, true, "'TERM'", false, "None", "'TERM'", "None", 1));
+  EXPECT_EQ(Field(file(), "0.15 <= d['elapsed_s'] < 5"), "True\n");
+}
+
+TEST_F(ReportTest, ACommandThatExits124ItselfDidNotTimeOut) {
+  ExpectCase({"124 of its own", {"timeout", "--report=" + file(), "10", "sh", "-c", "exit 124"}, 124, "", ""});
+  EXPECT_EQ(Flatten(file()), Flat(124, false, "None", false, "124", "None"));
+}
+
+TEST_F(ReportTest, KillAfterSaysKilled) {
+  ExpectCase({"137 from -k", {"timeout", "-k", "0.2", "--report=" + file(), "0.2", "sh", "-c", "trap '' TERM; sleep 10"},
+              137, "", ""});
+  EXPECT_EQ(Flatten(file()), Flat(137, true, "'TERM'", true, "None", "'KILL'", "None", 2));
+}
+
+TEST_F(ReportTest, ACommandKilledByASignalOfItsOwn) {
+  // timeout dies of the same signal, as GNU; the report was written first.
+  Result r = Invoke({"timeout", "--report=" + file(), "10", "sh", "-c", "kill -USR1 $$"});
+  EXPECT_EQ(r.signal, SIGUSR1);
+  EXPECT_EQ(Flatten(file()), Flat(138, false, "None", false, "None", "'USR1'"));
+}
+
+TEST_F(ReportTest, ACommandThatCannotRun) {
+  ExpectCase({"127", {"timeout", "--report=" + file(), "10", "/nonexistent/cmd"}, 127, "",
+              "timeout: failed to run command '/nonexistent/cmd': No such file or directory\n"});
+  EXPECT_EQ(Field(file(), "d['status'], d['command']['pid'], d['elapsed_s'], d['error']"),
+            "127 None 0.0 failed to run command '/nonexistent/cmd': No such file or directory\n");
+  ExpectCase({"126", {"timeout", "--report=" + file(), "10", dir_}, 126, "",
+              "timeout: failed to run command '" + dir_ + "': Permission denied\n"});
+  EXPECT_EQ(Field(file(), "d['status'], d['command']['pid'], d['error']"),
+            "126 None failed to run command '" + dir_ + "': Permission denied\n");
+}
+
+TEST_F(ReportTest, AFileThatCannotBeOpenedStopsTimeoutBeforeTheCommand) {
+  ExpectCase({"125", {"timeout", "--report=" + dir_ + "/no/such/dir/r", "10", "touch", dir_ + "/ran"}, 125, "",
+              "timeout: failed to open '" + dir_ + "/no/such/dir/r' for writing: No such file or directory\n"});
+  EXPECT_NE(access((dir_ + "/ran").c_str(), F_OK), 0) << "the command ran";
+  ExpectCase({"a directory", {"timeout", "--report=" + dir_, "10", "true"}, 125, "",
+              "timeout: failed to open '" + dir_ + "' for writing: Is a directory\n"});
+}
+
+TEST_F(ReportTest, IsReplacedAtomically) {
+  // While the command runs FILE still holds the old report, and the new one waits in a temporary file beside it.
+  ASSERT_EQ(system(("echo old >" + file()).c_str()), 0);
+  Result r = Invoke({"timeout", "--report=" + file(), "10", "sh", "-c", "cat \"$0\"; ls -A \"$1\" | wc -l", file(),
+                     dir_});
+  EXPECT_EQ(r.out, "old\n2\n");
+  EXPECT_EQ(Field(file(), "d['status']"), "0\n");
+  EXPECT_EQ(RunProgram("/bin/sh", {"sh", "-c", "ls -A \"$0\"", dir_}).out, "report.json\n") << "a temporary file left";
+}
+
+TEST_F(ReportTest, GoesToStderrOrAnInheritedDescriptor) {
+  Result r = Invoke({"timeout", "--report=/dev/stderr", "10", "sh", "-c", "exit 3"});
+  EXPECT_EQ(r.status, 3);
+  FILE* f = fopen(file().c_str(), "w");
+  ASSERT_NE(f, nullptr);
+  fputs(r.err.c_str(), f);
+  fclose(f);
+  EXPECT_EQ(Field(file(), "d['status'], d['command']['exit']"), "3 3\n");
+  // /dev/fd/3 opened for appending by the shell: written at the end, not truncated.
+  Result a = RunProgram("/bin/sh", {"sh", "-c", "echo first >\"$1\"; \"$0\" timeout --report=/dev/fd/3 10 true 3>>\"$1\"; "
+                                                "head -n1 \"$1\"; tail -n1 \"$1\" | cut -c1-11",
+                                    BinaryPath(), file()});
+  EXPECT_EQ(a.out, "first\n{\"status\":0\n");
+}
+
+TEST_F(ReportTest, CountsTheCommandsCpuAndMemory) {
+  ASSERT_EQ(Invoke({"timeout", "--report=" + file(), "60", "sh", "-c",
+                    "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done; "
+                    "dd if=/dev/zero of=/dev/null bs=64M count=1 2>/dev/null"})
+                .status,
+            0);
+  EXPECT_EQ(Field(file(), "d['cpu']['user_s'] > 0.02, d['cpu']['sys_s'] >= 0, d['max_rss_kib'] >= 60000"),
+            "True True True\n");
+}
+
+TEST_F(ReportTest, NamesTheTreeBackend) {
+  const std::string here = BackendHere();
+  const std::string backend = here == "timeout: --tree: backend cgroup\n" ? "cgroup" : "proc";
+  ExpectCase({"--tree", {"timeout", "--tree", "--report=" + file(), "0.3", "sh", "-c", "sleep 10 & sleep 10"}, 124, "",
+              ""});
+  EXPECT_EQ(Field(file(), "d['tree']['backend'], d['tree']['signalled']"), backend + " 3\n");
+}
+
+}  // namespace
+}  // namespace coreutils_testing
