@@ -2,9 +2,11 @@
 // process exit and reaping that a wall-clock measurement of `timeout 0.05 sleep 10` adds on top.
 //
 // Usage:
-//   lateness RUNS TIMEOUT [ARG...]   run `TIMEOUT [ARG...] 0.05 lateness --probe` RUNS times
-//   lateness --floor RUNS            RUNS bare clock_nanosleep(50 ms) calls (absolute deadline, 1 ns slack)
-//   lateness --probe                 the command: note when it starts and when SIGTERM arrives, report on fd 3
+//   lateness [--load] RUNS TIMEOUT [ARG...]   run `TIMEOUT [ARG...] 0.05 lateness --probe` RUNS times
+//   lateness [--load] --floor RUNS            RUNS bare clock_nanosleep(50 ms) calls (absolute deadline, 1 ns slack)
+//   lateness --probe                          the command: note when it starts and when SIGTERM arrives, on fd 3
+// --load: every core busy meanwhile, one spinning child process per CPU this process may run on (nice 0, killed
+// at the end; they die with this process too).
 //
 // For each run of TIMEOUT, the probe's SIGTERM arrival time is compared with two starting points, both on
 // CLOCK_MONOTONIC (one clock for all processes on the machine):
@@ -26,12 +28,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -78,6 +82,38 @@ int Probe() {
   raise(SIGTERM);
   return 4;
 }
+
+// --load: one spinning child per CPU in the affinity mask, started before the runs and killed after them.
+class Load {
+ public:
+  Load(const Load&) = delete;
+  Load& operator=(const Load&) = delete;
+  Load() {
+    cpu_set_t cpus;
+    int n = sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? CPU_COUNT(&cpus) : 1;
+    for (int i = 0; i < n; ++i) {
+      pid_t pid = fork();
+      if (pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        for (volatile uint64_t spin = 0;; spin = spin + 1) {
+        }
+      }
+      if (pid > 0) spinners_.push_back(pid);
+    }
+    timespec ramp{0, 100 * 1000 * 1000};  // let the scheduler spread them over the CPUs
+    nanosleep(&ramp, nullptr);
+  }
+  ~Load() {
+    for (pid_t pid : spinners_) kill(pid, SIGKILL);
+    for (pid_t pid : spinners_) {
+      while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+      }
+    }
+  }
+
+ private:
+  std::vector<pid_t> spinners_;
+};
 
 int Floor(int runs) {
   prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);  // a timer thread that cares asks for this; the default is 50 us
@@ -143,6 +179,12 @@ int Run(int runs, char** timeout_argv, int timeout_argc, const char* self) {
 
 int main(int argc, char** argv) {
   if (argc == 2 && strcmp(argv[1], "--probe") == 0) return Probe();
+  std::optional<Load> load;
+  if (argc >= 2 && strcmp(argv[1], "--load") == 0) {
+    load.emplace();
+    --argc;
+    ++argv;
+  }
   if (argc == 3 && strcmp(argv[1], "--floor") == 0 && atoi(argv[2]) > 0) return Floor(atoi(argv[2]));
   if (argc >= 3 && atoi(argv[1]) > 0) {
     char self[4096];
@@ -151,6 +193,7 @@ int main(int argc, char** argv) {
     self[n] = '\0';
     return Run(atoi(argv[1]), argv + 2, argc - 2, self);
   }
-  std::fprintf(stderr, "usage: lateness RUNS TIMEOUT [ARG...] | lateness --floor RUNS | lateness --probe\n");
+  std::fprintf(stderr, "usage: lateness [--load] RUNS TIMEOUT [ARG...] | lateness [--load] --floor RUNS | "
+                       "lateness --probe\n");
   return 2;
 }

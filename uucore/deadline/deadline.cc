@@ -14,9 +14,28 @@
 // only a compiler barrier (the folly/Userspace-RCU "asymmetric fence"). The timer issues it once per wake-up,
 // after firing what is due, so its cost (2 us typically, but 100+ us at p99 in a loaded VM, where the IPI waits
 // for a preempted vCPU) stays off the firing path. The second race is on the firing path, so both sides use
-// sequentially consistent operations (one locked instruction per disarm, ~5 ns). Where membarrier is unavailable
-// (old kernels, seccomp, or UUCORE_DEADLINE_NO_MEMBARRIER=1), arm uses seq_cst too. Every shared field is a
-// std::atomic, and data reach the timer through release/acquire pairs, so ThreadSanitizer checks the rest.
+// sequentially consistent operations (one locked instruction per disarm, ~5 ns). Until the process is registered
+// for membarrier, and for good where membarrier is unavailable (old kernels, seccomp, or
+// UUCORE_DEADLINE_NO_MEMBARRIER=1), arm uses seq_cst too (`asymmetric` false). Every shared field is a std::atomic,
+// and data reach the timer through release/acquire pairs, so ThreadSanitizer checks the rest.
+//
+// Registration off every arming path (issue 20). membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) is needed
+// once per process before the barrier can be used, and in a process with more than one thread the kernel makes it
+// wait for an RCU grace period (synchronize_rcu() in sync_runqueues_membarrier_state()): 5 us single-threaded, but
+// with 32 threads 8-16 ms on the 2-core VM with the kernel's default rcu_expedited=0 (0.05-2 ms with the
+// rcu_expedited=1 it runs with, which is why the tail hid there), and 10-33 ms on a quiet 16-core machine. It used
+// to run inside the process's first arm, under std::call_once, so every thread arming concurrently waited for the
+// grace period before it even read the clock: deadline_soak's threads all arm at once at its start, and their
+// first deadlines (31 of 20,000 with 32 threads, 127 with 128, 3 with 4) fired that late -- the whole p99.9 tail of
+// 10-33 ms and max of 26 ms with 4 threads, absent with UUCORE_DEADLINE_NO_MEMBARRIER=1, which never registers.
+// Measured with tools/bench/deadline:deadline_soak_traced (the UUCORE_DEADLINE_TRACE build below), 2-core VM,
+// rcu_expedited=0, 32 threads: the registration took 15.1 ms and the first arm of each of the 32 threads waited up to
+// 17.5 ms (ours p99.9 14.6 ms, Asio 3.3 ms), while the timer rounds' barriers took 1.3 us at p50 and 0.11 ms at most.
+// Now the timer thread starts a short-lived registrar thread; until it has registered, arms and the timer use the
+// seq_cst protocol, and the timer switches to the asymmetric one between two rounds (so every arm that sees
+// `asymmetric` meets a round that issues the barrier). No arm waits: with the same rcu_expedited=0 and 32 threads,
+// the registrar took 15.9 ms, the first arms at most 0.93 ms, and ours was at Asio's p99.9 (3.2 vs 3.3 ms). A test
+// hook stalls the registration to pin this (DeadlinesArmedWhileTheMembarrierRegistrationStallsStillFire).
 #include "uucore/deadline/deadline.h"
 
 #include <linux/futex.h>
@@ -92,12 +111,16 @@ namespace {
 struct Hot {
   std::atomic<int64_t> earliest{kNever};  // the timer thread's next wake-up time
   std::atomic<int64_t> coarse_margin{0};  // ns added to CLOCK_MONOTONIC_COARSE readings; 0 until initialized
-  bool symmetric = false;                 // no membarrier: use seq_cst on both sides
+  std::atomic<bool> asymmetric{false};    // the timer issues membarrier: arms need only a compiler barrier
 };
 Hot g_hot;
+// The process's membarrier registration, done once by a short-lived thread (see the header).
+enum Registration : int { kUnregistered, kRegistering, kRegistered, kNoMembarrier };
+std::atomic<int> g_registration{kUnregistered};
 std::atomic<ThreadState*> g_states{nullptr};
 std::atomic<size_t> g_thread_states{0};
 std::atomic<uint64_t> g_wakeups{0};
+std::atomic<void (*)()> g_registration_hook{nullptr};
 thread_local ThreadState* t_state = nullptr;
 
 struct Action {
@@ -133,14 +156,80 @@ int64_t ReadClock(clockid_t clock) {
 int64_t PreciseNow() { return ReadClock(CLOCK_MONOTONIC); }
 int64_t CoarseNow() { return ReadClock(CLOCK_MONOTONIC_COARSE); }
 
+#ifdef UUCORE_DEADLINE_TRACE
+// The traced build (//uucore/deadline:deadline_traced, for tools/bench/deadline:deadline_soak_traced): durations in
+// log-scale buckets (4 per power of two), printed to stderr at exit. Never in the library's normal build.
+enum TraceKind { kTraceRegistration, kTraceFirstArm, kTraceBarrier, kTraceWake, kTraceRound, kTraceFire, kTraceKinds };
+constexpr const char* kTraceNames[kTraceKinds] = {
+    "membarrier registration", "thread's first arm, before its clock read", "barrier of a timer round",
+    "wake-up call of an arm", "timer round", "expiry as the timer sees it: now - deadline"};
+struct TraceHistogram {
+  std::atomic<uint64_t> bucket[256];
+  std::atomic<int64_t> max;
+};
+TraceHistogram g_trace[kTraceKinds];
+int TraceBucket(int64_t ns) {
+  if (ns <= 0) return 0;
+  int log2 = 63 - __builtin_clzll(static_cast<uint64_t>(ns));
+  int quarter = log2 >= 2 ? static_cast<int>((static_cast<uint64_t>(ns) >> (log2 - 2)) & 3) : 0;
+  return std::min(255, 1 + 4 * log2 + quarter);
+}
+int64_t TraceBucketTop(int b) {  // the largest value of bucket b
+  if (b == 0) return 0;
+  int log2 = (b - 1) / 4, quarter = (b - 1) % 4;
+  return log2 >= 2 ? (int64_t{4 + quarter + 1} << (log2 - 2)) - 1 : (int64_t{2} << log2) - 1;
+}
+void TraceAdd(TraceKind kind, int64_t ns) {
+  g_trace[kind].bucket[TraceBucket(ns)].fetch_add(1, std::memory_order_relaxed);
+  int64_t m = g_trace[kind].max.load(std::memory_order_relaxed);
+  while (ns > m && !g_trace[kind].max.compare_exchange_weak(m, ns, std::memory_order_relaxed)) {
+  }
+}
+void TracePrint() {
+  std::fprintf(stderr, "uucore/deadline trace (us; percentiles are bucket tops, up to 19%% high):\n");
+  for (int k = 0; k < kTraceKinds; ++k) {
+    uint64_t n = 0, over_1ms = 0;
+    for (int b = 0; b < 256; ++b) {
+      uint64_t c = g_trace[k].bucket[b].load(std::memory_order_relaxed);
+      n += c;
+      if (TraceBucketTop(b) >= 1000000) over_1ms += c;
+    }
+    int64_t max = g_trace[k].max.load(std::memory_order_relaxed);
+    auto pct = [&](double q) {
+      uint64_t want = static_cast<uint64_t>(q * static_cast<double>(n)), seen = 0;
+      for (int b = 0; b < 256; ++b) {
+        seen += g_trace[k].bucket[b].load(std::memory_order_relaxed);
+        if (seen > want) return std::min(TraceBucketTop(b), max) / 1e3;
+      }
+      return 0.0;
+    };
+    std::fprintf(stderr, "  %-45s n %8llu  p50 %9.1f  p99 %9.1f  p99.9 %9.1f  max %9.1f  >=1ms %llu\n",
+                 kTraceNames[k], static_cast<unsigned long long>(n), pct(0.5), pct(0.99), pct(0.999), max / 1e3,
+                 static_cast<unsigned long long>(over_1ms));
+  }
+}
+struct TraceSpan {
+  TraceKind kind;
+  int64_t start;
+  ~TraceSpan() { TraceAdd(kind, PreciseNow() - start); }
+};
+#define UUCORE_DEADLINE_TRACE_SPAN(kind) TraceSpan trace_span{kind, PreciseNow()}
+#define UUCORE_DEADLINE_TRACE_VALUE(kind, ns) TraceAdd(kind, ns)
+#else
+#define UUCORE_DEADLINE_TRACE_SPAN(kind) static_cast<void>(0)
+#define UUCORE_DEADLINE_TRACE_VALUE(kind, ns) static_cast<void>(0)
+#endif
+
 constexpr int64_t kCoarseTicksMargin = 3;    // margin = 3 coarse ticks (at least)
 constexpr int64_t kCoarseMinTimeouts = 40;   // coarse clock only for timeouts >= 40 margins: <= 2.5% late
 constexpr int64_t kMaxCoarseMargin = 1000000000;
 
 void CompilerBarrier() { std::atomic_signal_fence(std::memory_order_seq_cst); }
 
-void HeavyBarrier() {
-  if (!g_hot.symmetric) syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
+void HeavyBarrier() {  // the timer thread only
+  if (!g_hot.asymmetric.load(std::memory_order_relaxed)) return;
+  UUCORE_DEADLINE_TRACE_SPAN(kTraceBarrier);
+  syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
 }
 
 void FutexWait(std::atomic<uint32_t>* word, uint32_t expected) {
@@ -168,10 +257,31 @@ void InstallInterruptHandler() {
   });
 }
 
-void RegisterMembarrier() {
-  const char* off = getenv("UUCORE_DEADLINE_NO_MEMBARRIER");  // forces the fallback, for tests and measurements
-  g_hot.symmetric = (off != nullptr && off[0] == '1') ||
-                    syscall(__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) != 0;
+// The registrar thread: registers the process for membarrier, which may take an RCU grace period, then exits.
+void* Register(void*) {
+  if (void (*hook)() = g_registration_hook.load(std::memory_order_acquire)) hook();
+  int r;
+  {
+    UUCORE_DEADLINE_TRACE_SPAN(kTraceRegistration);
+    r = static_cast<int>(syscall(__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0));
+  }
+  g_registration.store(r == 0 ? kRegistered : kNoMembarrier, std::memory_order_release);
+  Sync* sync = g_sync;  // this process's: a fork child has no registrar of its parent's
+  { std::lock_guard<std::mutex> lock(sync->mu); }  // the timer checks g_registration under it before it waits
+  sync->cv.notify_one();  // so that it switches now, not at its next deadline
+  return nullptr;
+}
+
+// Called by the timer thread as it starts: nobody waits for the registration.
+void StartRegistration() {
+  int expected = kUnregistered;
+  if (!g_registration.compare_exchange_strong(expected, kRegistering, std::memory_order_relaxed)) return;
+  pthread_attr_t attr;
+  pthread_t thread;
+  bool started = pthread_attr_init(&attr) == 0 && pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED) == 0 &&
+                 pthread_create(&thread, &attr, &Register, nullptr) == 0;  // inherits the timer's full signal mask
+  pthread_attr_destroy(&attr);
+  if (!started) g_registration.store(kNoMembarrier, std::memory_order_relaxed);  // stay on seq_cst
 }
 
 void ForkPrepare() { g_sync->mu.lock(); }
@@ -194,7 +304,12 @@ void ForkChild() {
     }
   }
   g_hot.earliest.store(kNever, std::memory_order_seq_cst);  // the next finite arm starts a timer thread
-  RegisterMembarrier();  // registration is per process; fall back to seq_cst if it fails in the child
+  // No timer thread issues barriers here: seq_cst until the child's own timer thread has had it registered (a
+  // registrar the parent may have had running does not exist here either).
+  g_hot.asymmetric.store(false, std::memory_order_seq_cst);
+  if (g_registration.load(std::memory_order_relaxed) != kNoMembarrier) {
+    g_registration.store(kUnregistered, std::memory_order_relaxed);
+  }
 }
 
 void InitOnce() {
@@ -204,7 +319,8 @@ void InitOnce() {
     int64_t tick = clock_getres(CLOCK_MONOTONIC_COARSE, &res) == 0 ? res.tv_sec * 1000000000 + res.tv_nsec : 0;
     if (tick <= 0 || tick > kMaxCoarseMargin / kCoarseTicksMargin) tick = kMaxCoarseMargin / kCoarseTicksMargin;
     g_sync = new Sync;
-    RegisterMembarrier();
+    const char* off = getenv("UUCORE_DEADLINE_NO_MEMBARRIER");  // forces the fallback, for tests and measurements
+    if (off != nullptr && off[0] == '1') g_registration.store(kNoMembarrier, std::memory_order_relaxed);
     pthread_atfork(ForkPrepare, ForkParent, ForkChild);
     g_hot.coarse_margin.store(kCoarseTicksMargin * tick, std::memory_order_release);
   });
@@ -221,6 +337,7 @@ struct ThreadExit {
 thread_local ThreadExit t_exit;
 
 ThreadState* RegisterThread() {
+  UUCORE_DEADLINE_TRACE_SPAN(kTraceFirstArm);
   InitOnce();
   ThreadState* ts = g_states.load(std::memory_order_acquire);
   for (; ts != nullptr; ts = ts->next_state) {
@@ -260,6 +377,7 @@ struct Timer {
   }
 
   static void Wake() {
+    UUCORE_DEADLINE_TRACE_SPAN(kTraceWake);
     g_wakeups.fetch_add(1, std::memory_order_relaxed);
     Sync* sync = g_sync;
     {
@@ -286,6 +404,7 @@ struct Timer {
     Sync* sync = static_cast<Sync*>(arg);
     pthread_setname_np(pthread_self(), "uucore-deadline");
     prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);  // the default 50 us slack would be most of our lateness
+    StartRegistration();
     std::vector<Action>& actions = sync->actions;
     std::vector<Kick>& kicks = sync->kicks;
     for (;;) {
@@ -293,6 +412,13 @@ struct Timer {
         std::unique_lock<std::mutex> lock(sync->mu);
         for (;;) {
           if (sync->stop) return nullptr;
+          // Switch to the asymmetric protocol only between rounds: an arm that reads `asymmetric` true (acquire) is
+          // ordered after this store, so the round that must see it is a later one, and every later one issues the
+          // barrier.
+          if (!g_hot.asymmetric.load(std::memory_order_relaxed) &&
+              g_registration.load(std::memory_order_acquire) == kRegistered) {
+            g_hot.asymmetric.store(true, std::memory_order_release);
+          }
           int64_t e = g_hot.earliest.load(std::memory_order_seq_cst);
           if (e <= PreciseNow()) break;
           if (e == kNever) {
@@ -309,6 +435,7 @@ struct Timer {
   // One wake-up: fire what is due, then publish the next wake-up time.
   static void Round(std::vector<Action>& actions, std::vector<Kick>& kicks) {
     int64_t now = PreciseNow();
+    UUCORE_DEADLINE_TRACE_SPAN(kTraceRound);
     Scan(now, actions, kicks, nullptr);  // fire first: the barrier below is slow in the tail
     if (!actions.empty()) Act(actions, kicks, now);
     g_hot.earliest.store(kNever, std::memory_order_seq_cst);
@@ -364,6 +491,7 @@ struct Timer {
       if (armed) {
         ScopedDeadline* guard = slot->guard.load(std::memory_order_acquire);
         if (!a.kick_only) {
+          UUCORE_DEADLINE_TRACE_VALUE(kTraceFire, PreciseNow() - slot->deadline.load(std::memory_order_relaxed));
           slot->fired.store(a.generation, std::memory_order_release);
           if (guard->on_expiry_) guard->on_expiry_();
         }
@@ -423,12 +551,20 @@ struct Timer {
 
 namespace {
 struct ShutdownAtExit {
-  ~ShutdownAtExit() { Timer::Shutdown(); }
+  ~ShutdownAtExit() {
+    Timer::Shutdown();
+#ifdef UUCORE_DEADLINE_TRACE
+    TracePrint();
+#endif
+  }
 } g_shutdown_at_exit;
 }  // namespace
 
 size_t ThreadStatesForTesting() { return g_thread_states.load(std::memory_order_relaxed); }
 uint64_t TimerWakeupsForTesting() { return g_wakeups.load(std::memory_order_relaxed); }
+void SetMembarrierRegistrationHookForTesting(void (*hook)()) {
+  g_registration_hook.store(hook, std::memory_order_release);
+}
 
 absl::Status DeadlineExceededError() { return absl::DeadlineExceededError("deadline exceeded"); }
 
@@ -476,11 +612,11 @@ void ScopedDeadline::Arm(absl::Duration timeout, bool precise) {
   slot->deadline.store(deadline, std::memory_order_release);
   slot->guard.store(this, std::memory_order_release);
   slot->state.store(generation << 1 | 1, std::memory_order_release);
-  if (g_hot.symmetric) {
-    ts->depth.store(depth + 1, std::memory_order_seq_cst);
-  } else {
+  if (g_hot.asymmetric.load(std::memory_order_acquire)) {
     ts->depth.store(depth + 1, std::memory_order_release);
     deadline_internal::CompilerBarrier();  // membarrier in the timer thread orders this store before the load
+  } else {
+    ts->depth.store(depth + 1, std::memory_order_seq_cst);
   }
   state_ = ts;
   slot_ = slot;

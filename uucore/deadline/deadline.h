@@ -120,8 +120,10 @@ struct DeadlineOptions {
 // one by more than that margin when arming (observed lag here: 2-7 ms for a 12 ms margin).
 //
 // Threads: one timer thread per process, started by the first arming of a finite deadline; it blocks all
-// signals. Disarming waits only when the timer thread is acting on this very deadline at that moment (running its
-// on_expiry, for example), so that on_expiry never outlives the guard.
+// signals. As it starts, it starts a short-lived thread (signals blocked too) that registers the process for
+// membarrier and exits: in a multi-threaded process that takes an RCU grace period (10-30 ms), which no arm waits
+// for; until then arming costs one locked instruction more. Disarming waits only when the timer thread is acting on
+// this very deadline at that moment (running its on_expiry, for example), so that on_expiry never outlives the guard.
 //
 // fork(): the child keeps the forking thread's armed deadlines and forgets the others' (those threads do not exist
 // in the child). The child has no timer thread until it next arms a finite deadline, which starts one that then
@@ -183,6 +185,10 @@ absl::Status DeadlineExceededError();
 // moved the earliest deadline earlier and so woke (or started) the timer thread.
 size_t ThreadStatesForTesting();
 uint64_t TimerWakeupsForTesting();
+
+// For tests: `hook` runs on the thread that registers the process for membarrier, just before it does. Set it before
+// the process first arms a deadline.
+void SetMembarrierRegistrationHookForTesting(void (*hook)());
 
 template <typename F>
 struct ResultOf {

@@ -1,6 +1,6 @@
 // tools/bench/deadline/deadline_bench.cc -- "arm a 1 s deadline, run an empty block, disarm", in ops/s, for
-// uucore/deadline and its anchors (Asio, libuv, mutex+multimap+condvar, a thread per call), on 1 and 2 threads,
-// in one run. items_per_second is the aggregate over the benchmark's threads.
+// uucore/deadline and its anchors (Asio, libuv, mutex+multimap+condvar, a thread per call), on 1, 2, 4, 8 and 16
+// threads, in one run. items_per_second is the aggregate over the benchmark's threads.
 #include <chrono>
 
 #include "absl/time/time.h"
@@ -13,6 +13,12 @@ namespace {
 
 constexpr std::chrono::seconds kTimeout(1);
 
+// The thread counts of every case (issue 20: throughput at 1, 2, 4, 8 and 16 threads).
+void Threads(benchmark::internal::Benchmark* b) {
+  for (int threads : {1, 2, 4, 8, 16}) b->Threads(threads);
+  b->UseRealTime();
+}
+
 void BM_Ours(benchmark::State& state) {
   for (auto _ : state) {
     uucore::ScopedDeadline deadline(absl::Seconds(1));
@@ -20,7 +26,7 @@ void BM_Ours(benchmark::State& state) {
   }
   state.SetItemsProcessed(state.iterations());
 }
-BENCHMARK(BM_Ours)->Threads(1)->Threads(2)->UseRealTime();
+BENCHMARK(BM_Ours)->Apply(Threads);
 
 void BM_OursRunWithTimeout(benchmark::State& state) {
   for (auto _ : state) {
@@ -29,7 +35,7 @@ void BM_OursRunWithTimeout(benchmark::State& state) {
   }
   state.SetItemsProcessed(state.iterations());
 }
-BENCHMARK(BM_OursRunWithTimeout)->Threads(1)->Threads(2)->UseRealTime();
+BENCHMARK(BM_OursRunWithTimeout)->Apply(Threads);
 
 void BM_Asio(benchmark::State& state) {
   static AsioTimers* timers = new AsioTimers;
@@ -40,7 +46,7 @@ void BM_Asio(benchmark::State& state) {
   }
   state.SetItemsProcessed(state.iterations());
 }
-BENCHMARK(BM_Asio)->Threads(1)->Threads(2)->UseRealTime();
+BENCHMARK(BM_Asio)->Apply(Threads);
 
 void BM_Libuv(benchmark::State& state) {
   static UvTimers* timers = new UvTimers;
@@ -51,7 +57,7 @@ void BM_Libuv(benchmark::State& state) {
   }
   state.SetItemsProcessed(state.iterations());
 }
-BENCHMARK(BM_Libuv)->Threads(1)->Threads(2)->UseRealTime();
+BENCHMARK(BM_Libuv)->Apply(Threads);
 
 template <bool kNotifyAlways>
 void BM_MutexMultimap(benchmark::State& state) {
@@ -64,10 +70,8 @@ void BM_MutexMultimap(benchmark::State& state) {
   }
   state.SetItemsProcessed(state.iterations());
 }
-BENCHMARK_TEMPLATE(BM_MutexMultimap, true)->Name("BM_MutexMultimap/notify_always")->Threads(1)->Threads(2)
-    ->UseRealTime();
-BENCHMARK_TEMPLATE(BM_MutexMultimap, false)->Name("BM_MutexMultimap/notify_if_earliest")->Threads(1)->Threads(2)
-    ->UseRealTime();
+BENCHMARK_TEMPLATE(BM_MutexMultimap, true)->Name("BM_MutexMultimap/notify_always")->Apply(Threads);
+BENCHMARK_TEMPLATE(BM_MutexMultimap, false)->Name("BM_MutexMultimap/notify_if_earliest")->Apply(Threads);
 
 void BM_ThreadPerCall(benchmark::State& state) {
   ThreadPerCall timers;
@@ -78,7 +82,7 @@ void BM_ThreadPerCall(benchmark::State& state) {
   }
   state.SetItemsProcessed(state.iterations());
 }
-BENCHMARK(BM_ThreadPerCall)->Threads(1)->Threads(2)->UseRealTime();
+BENCHMARK(BM_ThreadPerCall)->Apply(Threads);
 
 }  // namespace
 }  // namespace deadline_bench
