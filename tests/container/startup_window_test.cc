@@ -1,0 +1,88 @@
+// tests/container/startup_window_test.cc -- issue 21: as PID 1, not one TERM lost from the init's first instruction.
+//
+// Each trial starts the init (ours: `coreutils timeout 0 coreutils sleep 1000`, the image's ENTRYPOINT form, or
+// through a link named timeout) as PID 1 of a new PID namespace, sends it one TERM from outside as soon as its first
+// system call has returned (ptrace: scenarios.h, Trigger::kFirstSyscall), and requires that it ends the application
+// and exits 143 within 2 s. A PID 1 ignores any signal it neither blocks nor handles, so a TERM that lands before
+// the init blocks its signals is lost (and the trial would run until KILLed); issue 21 asks that the first
+// instruction blocks them. The trigger the issue names, /proc/PID/comm changed, fires in the middle of the exec,
+// before the new image exists: tests/container/floor, which blocks at its first instruction, loses a share of those
+// TERMs too (the kernel's; README), so no init can pass 0 in 1,000 with it and the test does not use it.
+//
+// CI: 1,000 trials of each form in a bare PID namespace (clone(CLONE_NEWPID), what `unshare --pid --fork` does;
+// a few ms each) and 100 under runc (~0.2-0.5 s each: runc create/start/delete). CONTAINER_WINDOW_TRIALS=N runs N
+// of each.
+// Skipped, with the reason, without root or namespaces or runc, and in sanitizer builds (the binary is dynamic
+// there: ld.so runs before its first instruction, signals unblocked, and the guarantee is the static binary's).
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <map>
+#include <string>
+
+#include "gtest/gtest.h"
+#include "tests/container/runtime.h"
+#include "tests/container/scenarios.h"
+
+namespace container_testing {
+namespace {
+
+int Trials(int ci_default) {
+  const char* n = getenv("CONTAINER_WINDOW_TRIALS");
+  return n != nullptr && atoi(n) > 0 ? atoi(n) : ci_default;
+}
+
+// Ours as the image's ENTRYPOINT runs it, `coreutils timeout 0 ...`, or through a link named timeout.
+Init ThroughLink() {
+  Init init = Ours();
+  init.name = "ours, through a link";
+  init.prefix = {"/bin/timeout", "0"};
+  const char* tmp = getenv("TEST_TMPDIR");
+  const std::string link = std::string(tmp ? tmp : "/tmp") + "/timeout";
+  unlink(link.c_str());
+  if (symlink(init.host_prefix[0].c_str(), link.c_str()) != 0) ADD_FAILURE() << "symlink " << link;
+  init.host_prefix = {link, "0"};
+  return init;
+}
+
+void Check(const Init& init, Runtime runtime, int trials) {
+  WindowOptions options;
+  options.runtime = runtime;
+  options.trigger = Trigger::kFirstSyscall;
+  options.trials = trials;
+  options.stop_after_lost = 5;  // Failed already: the rest would each wait 2 s.
+  const Window window = StartupWindow(init, options);
+  ASSERT_EQ(window.error, "");
+  printf("%s, %s: %d trials, %d lost, %.2f ms per trial\n", init.name.c_str(),
+         runtime == Runtime::kRunc ? "runc" : "unshare", window.trials, window.lost, window.seconds * 1000 / std::max(window.trials, 1));
+  EXPECT_EQ(window.lost, 0);
+  EXPECT_EQ(window.statuses, (std::map<int, int>{{128 + 15, trials}}));
+}
+
+#ifdef COREUTILS_SANITIZED
+constexpr bool kSanitized = true;
+#else
+constexpr bool kSanitized = false;
+#endif
+
+TEST(StartupWindowTest, NoTermIsLostInAFreshPidNamespace) {
+  if (kSanitized) GTEST_SKIP() << "sanitizer builds link the binary dynamically: ld.so runs unblocked first";
+  if (const std::string why = UnshareUnavailable(); !why.empty()) GTEST_SKIP() << why;
+  Check(Ours(), Runtime::kUnshare, Trials(1000));
+}
+
+TEST(StartupWindowTest, NoTermIsLostInAFreshPidNamespaceThroughTheTimeoutLink) {
+  if (kSanitized) GTEST_SKIP() << "sanitizer builds link the binary dynamically: ld.so runs unblocked first";
+  if (const std::string why = UnshareUnavailable(); !why.empty()) GTEST_SKIP() << why;
+  Check(ThroughLink(), Runtime::kUnshare, Trials(1000));
+}
+
+TEST(StartupWindowTest, NoTermIsLostUnderRunc) {
+  if (kSanitized) GTEST_SKIP() << "sanitizer builds link the binary dynamically: ld.so runs unblocked first";
+  if (const std::string why = RuncUnavailable(); !why.empty()) GTEST_SKIP() << why;
+  Check(Ours(), Runtime::kRunc, Trials(100));
+}
+
+}  // namespace
+}  // namespace container_testing
