@@ -120,8 +120,10 @@ int Install(const std::string& dir, bool hard, bool force, const char* argv0) {
 int MulticallMain(int argc, char* argv[]) {
   uucore::SetProgram(argv[0], uucore::kExitFailure);
   // --list, --install and usage errors run with the caller's mask; a utility's own run decides in RunUtility.
-  uucore::RestoreStartupSignalMask();
   absl::StatusOr<coreutils::MulticallRequest> request = coreutils::ParseMulticall(argc, argv);
+  // `coreutils timeout ...` keeps every signal blocked from the first instruction until timeout waits for them (the
+  // PID 1 start-up window); anything else the dispatcher answers itself runs with the caller's mask, as it came.
+  if (!request.ok() || request->action != coreutils::MulticallRequest::kRun) uucore::RestoreStartupSignalMask();
   if (!request.ok()) {
     if (absl::IsNotFound(request.status())) {  // An unknown NAME is not a usage error: no Try line, as busybox.
       uucore::Error(request.status());
