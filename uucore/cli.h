@@ -6,6 +6,7 @@
 //   NAME: MESSAGE                                         Error(), Notice()
 //   NAME: MESSAGE\nTry 'ARGV0 --help' for more information.   UsageError()
 //   NAME: write error: No space left on device            Finish(), when stdout could not be written
+//   NAME --help, NAME --version                           GetoptLong(), for every table made by LongOptions()
 //
 // As GNU 9.10: NAME is the last component of argv[0] ("timeout" when run as /usr/bin/timeout), while the Try line,
 // --help's usage lines and getopt's own complaints keep argv[0] as given (ARGV0). Fixed texts of ours (the Try line,
@@ -140,7 +141,9 @@ constexpr std::array<option, N + 3> LongOptions(const option (&own)[N]) {
   return all;  // The last entry stays all zeros: the end.
 }
 
-constexpr std::array<option, 3> LongOptions() { return {cli_internal::kHelp, cli_internal::kVersion, option{}}; }
+constexpr std::array<option, 3> LongOptions() {
+  return {cli_internal::kHelp, cli_internal::kVersion, option{}};
+}
 
 }  // namespace uucore
 
