@@ -1,6 +1,7 @@
 // env -- run a program in a modified environment. Follows GNU env(1) 9.10, plus two things of GNU's development
 // branch (issue 14): --env0-from, and the printed environment quoted per QUOTING_STYLE. tests/env/env_test.cc pins it.
-// --help and the man page env(1): env.help.
+//
+// Usage: env [OPTION]... [-] [NAME=VALUE]... [COMMAND [ARG]...]    (the options, --help and env(1): env.help)
 // Order of work, as GNU: parse (an -S string is split where it stands and parsing resumes over its words, so it
 // may hold options; -v traces the split; --block-signal of glibc's unnamed signals 32 and 33 fails here); then -i,
 // every -u (none after -i), the --env0-from entries (each FILE where its option stands) and the NAME=VALUE

@@ -1,6 +1,8 @@
 // kill -- send a signal to processes, or list signals. Follows GNU kill(1) 9.11, as GNU 9.10's kill behaves;
 // tests/kill/kill_test.cc pins every behaviour. GNU's kill is not installed here (/usr/bin/kill is procps's), so the
-// tests state GNU's output themselves. --help and the man page kill(1): kill.help.
+// tests state GNU's output themselves.
+//
+// Usage: kill [-s SIGNAL | -SIGNAL] PID...  or: kill -l|-t [SIGNAL]...    (--help and kill(1): kill.help)
 // Sending: SIGNAL defaults to TERM; 0 only checks that each PID could be signalled; a number without a name (32, 33
 // under glibc) is sent as it is. PID 0 is our process group, -1 every process we may signal, -N process group N.
 // Options and PIDs may come in any order (GNU's getopt permutes); `--` ends the options. -SIGNAL must be a whole

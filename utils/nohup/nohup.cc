@@ -1,5 +1,6 @@
 // nohup -- run a command immune to hangups. Follows GNU nohup(1) 9.10; tests/nohup/nohup_test.cc pins it.
-// --help and the man page nohup(1): nohup.help.
+//
+// Usage: nohup COMMAND [ARG]...    or: nohup --help | --version    (--help and the man page nohup(1): nohup.help)
 // Only --help and --version are options ('+': the first other word is COMMAND). Before exec, as GNU 9.10:
 //   stdin a terminal:  reopened write-only on /dev/null, so reads fail (EBADF) instead of stopping the job;
 //   stdout a terminal: appended to ./nohup.out, else $HOME/nohup.out, created with mode 0600 whatever the umask;

@@ -1,6 +1,7 @@
 // printenv -- print all or part of the environment. Follows GNU printenv(1) 9.10, with names and values quoted per
-// QUOTING_STYLE as in GNU's development branch (issue 14); tests/printenv/printenv_test.cc pins it. --help and the
-// man page printenv(1): printenv.help.
+// QUOTING_STYLE as in GNU's development branch (issue 14); tests/printenv/printenv_test.cc pins it.
+//
+// Usage: printenv [-0|--null] [VARIABLE]...    (--help and the man page printenv(1): printenv.help)
 // A VARIABLE matches each entry NAME=VALUE of that exact NAME, all of them in environment order when a name is
 // there twice; an empty VARIABLE or one with '=' matches nothing (not found, without a message), as in GNU.
 // Options stop at the first operand ('+'), so `printenv A -0` looks up "-0". GNU's getopt string also takes -i

@@ -1,4 +1,6 @@
-// sleep -- pause for a time. Follows GNU sleep(1) 9.1; tests/sleep/sleep_test.cc pins it. --help, sleep(1): sleep.help.
+// sleep -- pause for a time. Follows GNU sleep(1) 9.1; tests/sleep/sleep_test.cc pins it.
+//
+// Usage: sleep NUMBER[SUFFIX]...    or: sleep --help | --version    (--help and the man page sleep(1): sleep.help)
 // NUMBER is a coreutils DURATION (uucore::ParseDuration): decimal or hex float, "inf", one suffix s/m/h/d; the
 // operands are summed, saturating at forever ("inf", "1e400", "9223372036854775807 9223372036854775807").
 // Options may come anywhere before "--", as GNU permutes (`sleep 1 --help` prints the help); there are no short
