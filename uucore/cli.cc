@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "uucore/i18n.h"
+#include "uucore/signal_wait.h"
 
 namespace uucore {
 namespace {
@@ -21,6 +22,7 @@ const char* program_name = "coreutils";  // argv[0] as given: the Try line and -
 absl::string_view short_name = "coreutils";  // Its last component: what diagnostics start with (GNU 9.10).
 int failure_status = kExitFailure;
 bool stdout_finished = false;  // Finish() closes stdout once; later calls only pass the status through.
+int answered_status = kExitSuccess;  // What the last --help or --version answer returned.
 
 // Writes the pieces as one line with a single write(2) through unbuffered stderr, so that messages from
 // processes sharing a terminal or log do not interleave mid-line.
@@ -67,24 +69,32 @@ void Notice(absl::string_view message) {
   }
 }
 
-int GetoptLong(int argc, char* const argv[], const char* short_options, const option* long_options,
-               bool (*says_it_itself)(int optopt)) {
+int GetoptLong(int argc, char* const argv[], const CommandLine& command_line) {
   opterr = 0;  // Silent first: a complaint needs the user's locale, which a good command line never loads.
-  const int c = getopt_long(argc, argv, short_options, long_options, nullptr);
+  const int c = getopt_long(argc, argv, command_line.short_options, command_line.long_options, nullptr);
+  if (c == -1) return c;  // The end of the options: what every run comes to, so checked first.
+  if (c == cli_internal::kHelpOption || c == cli_internal::kVersionOption) {
+    RestoreStartupSignalMask();
+    answered_status = c == cli_internal::kHelpOption ? Help(command_line.help) : Version(command_line.utility);
+    return kAnswered;
+  }
   if (c != '?' && c != ':') return c;
   UseUserLocale();
-  if (says_it_itself != nullptr && says_it_itself(optopt)) return '?';
+  if (command_line.says_it_itself != nullptr && command_line.says_it_itself(optopt)) return '?';
   const int bad = optopt;  // The replay below sets it again, to the same option.
   // Parse again from the start with complaints on; the first error is this one, now said in the user's language.
   // Options before it are parsed twice, without effect: only their return values are dropped.
   optind = 0;
   opterr = 1;
-  for (int again; (again = getopt_long(argc, argv, short_options, long_options, nullptr)) != -1;) {
-    if (again == '?' || again == ':') break;
+  for (;;) {
+    const int again = getopt_long(argc, argv, command_line.short_options, command_line.long_options, nullptr);
+    if (again == -1 || again == '?' || again == ':') break;
   }
   optopt = bad;
   return '?';
 }
+
+int AnsweredStatus() { return answered_status; }
 
 int UsageError(absl::string_view message) {
   if (!message.empty()) Error(message);

@@ -266,7 +266,8 @@ TEST(TimeoutTest, PassesOnEveryTerminatingSignal) {
   }
 }
 
-// --help, the man page and README name the same signals, the ones PassesOnEveryTerminatingSignal checks.
+// --help, the man page (generated with --help from utils/timeout/timeout.help) and README name the same signals, the
+// ones PassesOnEveryTerminatingSignal checks.
 TEST(TimeoutTest, HelpManPageAndReadmeListTheSignalsPassedOn) {
   const std::string list = "HUP INT QUIT ILL TRAP ABRT BUS FPE USR1 SEGV USR2 PIPE TERM STKFLT XCPU XFSZ VTALRM PROF IO "
                            "PWR SYS and the real-time signals";

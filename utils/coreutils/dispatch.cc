@@ -9,6 +9,7 @@
 // --install makes DIR/NAME for every utility (symbolic links by default); an existing file is reported and left
 // alone unless --force, which replaces it atomically; a link that already leads to this binary is fine.
 // Exit status: the utility's; 1 for an unknown NAME, a usage error, or any link --install could not make.
+// --help and the man page coreutils(1): coreutils.help.
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -28,25 +29,15 @@
 #include "uucore/cli.h"
 #include "uucore/quote.h"
 #include "uucore/signal_wait.h"
+#include "utils/coreutils/coreutils_help.h"
 #include "utils/coreutils/dispatch.h"
 #include "utils/coreutils/registry.h"
 
 namespace {
 
-constexpr char kHelp[] = R"(Usage: coreutils NAME [ARGUMENT]...
-  or:  NAME [ARGUMENT]...        (through a link named NAME)
-  or:  coreutils OPTION
-Run the utility NAME, one of the names --list prints.
 
-      --list        print the name of every utility, one per line
-      --install [--symlinks|--hardlinks] [--force] DIR
-                    make a link to this program in DIR for every utility
-                    (symbolic by default); existing files are left alone
-                    and reported, unless --force replaces them
-      --help        show this help text, then exit
-      --version     show version information, then exit
-)";
-
+// --help and --version are entries of its own, not uucore::LongOptions()'s, which GetoptLong() would answer at once:
+// ParseMulticall() only parses (tests/fuzz runs it on every input), and MulticallMain() answers.
 enum { kList = 256, kInstall, kSymlinks, kHardlinks, kForce, kHelpOpt, kVersionOpt };
 constexpr option kLongOptions[] = {
     {"list", no_argument, nullptr, kList},         {"install", no_argument, nullptr, kInstall},
@@ -54,6 +45,7 @@ constexpr option kLongOptions[] = {
     {"force", no_argument, nullptr, kForce},       {"help", no_argument, nullptr, kHelpOpt},
     {"version", no_argument, nullptr, kVersionOpt}, {nullptr, 0, nullptr, 0},
 };
+constexpr uucore::CommandLine kCommandLine = {"coreutils", help::kCoreutils, "+", kLongOptions};
 
 int RunUtility(const coreutils::Utility& utility, int argc, char* argv[]) {
   // Signals that arrived since our first instruction act now, as they would have on arrival (entry.S).
@@ -135,8 +127,8 @@ int MulticallMain(int argc, char* argv[]) {
     case coreutils::MulticallRequest::kList:
       for (const coreutils::Utility& u : coreutils::Utilities()) puts(u.name);
       return uucore::Finish(uucore::kExitSuccess);
-    case coreutils::MulticallRequest::kHelp: return uucore::Help(kHelp);
-    case coreutils::MulticallRequest::kVersion: return uucore::Version("coreutils");
+    case coreutils::MulticallRequest::kHelp: return uucore::Help(kCommandLine.help);
+    case coreutils::MulticallRequest::kVersion: return uucore::Version(kCommandLine.utility);
     case coreutils::MulticallRequest::kInstall:
       return Install(request->install_dir, request->hardlinks, request->force, argv[0]);
     case coreutils::MulticallRequest::kRun: break;
@@ -158,7 +150,7 @@ absl::StatusOr<MulticallRequest> ParseMulticall(int argc, char* argv[]) {
   MulticallRequest request;
   bool install = false, link_options = false;
   optind = 0;  // glibc: a full reset, so parsing can run more than once in a process (tests, fuzzing).
-  for (int c; (c = uucore::GetoptLong(argc, argv, "+", kLongOptions)) != -1;) {
+  for (int c; (c = uucore::GetoptLong(argc, argv, kCommandLine)) != -1;) {
     switch (c) {
       case kList: request.action = MulticallRequest::kList; return request;
       case kHelpOpt: request.action = MulticallRequest::kHelp; return request;

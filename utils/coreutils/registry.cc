@@ -14,7 +14,8 @@
 namespace coreutils {
 namespace {
 
-// Adding a utility: a folder under utils/, its library in :registry's deps, and one line here, in order.
+// Adding a utility: a folder under utils/ (with NAME.help), its library in :registry's deps and its man page in
+// :man_pages, and one line here, in order.
 constexpr Utility kUtilities[] = {
     {"env", EnvMain, uucore::kExitCanceled},
     {"false", FalseMain, uucore::kExitFailure},

@@ -1,42 +1,7 @@
 // env -- run a program in a modified environment. Follows GNU env(1) 9.10, plus two things of GNU's development
 // branch (issue 14): --env0-from, and the printed environment quoted per QUOTING_STYLE. tests/env/env_test.cc pins it.
-constexpr char kHelp[] = R"(Usage: %s [OPTION]... [-] [NAME=VALUE]... [COMMAND [ARG]...]
-Run COMMAND in a changed environment, where each NAME has the given VALUE.
-Without a COMMAND, print the environment that results instead.
-
-An argument that a long option requires is required by its short form too.
-  -a, --argv0=ARG      give COMMAND the name ARG (its argv[0])
-  -i, --ignore-environment  begin with no variables at all
-  -0, --null           print a NUL, not a newline, after each variable,
-                       and quote nothing
-      --env0-from=FILE  add the NUL-terminated NAME=VALUE entries of FILE
-                        ('-': standard input), in order with NAME=VALUE;
-                        after -i they are kept exactly as they are
-  -u, --unset=NAME     take NAME out of the environment
-  -C, --chdir=DIR      run COMMAND with DIR as its working directory
-  -S, --split-string=S  split S into words (honouring quotes, escapes and
-                        ${NAME}) and use them as arguments; this is how a
-                        shebang line can pass more than one argument
-      --block-signal[=SIG]    have SIG blocked when COMMAND starts
-      --default-signal[=SIG]  reset SIG to its default action and unblock it
-      --ignore-signal[=SIG]   have COMMAND ignore SIG
-      --list-signal-handling  before running COMMAND, show on stderr each
-                                signal that is blocked or ignored
-  -v, --debug          describe each step on stderr as it is taken
-      --help        show this help text, then exit
-      --version     show version information, then exit
-
-A lone '-' has the same effect as -i.  The environment is printed with each
-name and value quoted as QUOTING_STYLE says (literal, shell, shell-always,
-shell-escape, shell-escape-always, c, c-maybe, escape, locale, clocale);
-shell-escape when it is unset.
-
-SIG is a signal's name (e.g. 'PIPE') or number (e.g. '13'), or several of
-them separated by commas; when SIG is left out, every signal is affected.
-
-Exit status: 125 if env itself fails, 126 if COMMAND cannot be run, 127 if it
-is not found, else COMMAND's own.
-)";
+//
+// Usage: env [OPTION]... [-] [NAME=VALUE]... [COMMAND [ARG]...]    (the options, --help and env(1): env.help)
 // Order of work, as GNU: parse (an -S string is split where it stands and parsing resumes over its words, so it
 // may hold options; -v traces the split; --block-signal of glibc's unnamed signals 32 and 33 fails here); then -i,
 // every -u (none after -i), the --env0-from entries (each FILE where its option stands) and the NAME=VALUE
@@ -83,6 +48,7 @@ is not found, else COMMAND's own.
 #include "uucore/process.h"
 #include "uucore/quote.h"
 #include "uucore/signals.h"
+#include "utils/env/env_help.h"
 
 extern char** environ;
 
@@ -95,12 +61,10 @@ enum {
   kIgnoreSignal,
   kListSignals,
   kEnv0From,
-  kHelpOption,
-  kVersionOption,
 };
 // In GNU's order: getopt lists an ambiguous abbreviation's candidates in table order ("--d": '--default-signal'
 // '--debug'; "--i": '--ignore-environment' '--ignore-signal').
-constexpr option kLongOptions[] = {
+constexpr auto kLongOptions = uucore::LongOptions({
     {"argv0", required_argument, nullptr, 'a'},
     {"ignore-environment", no_argument, nullptr, 'i'},
     {"null", no_argument, nullptr, '0'},
@@ -113,10 +77,7 @@ constexpr option kLongOptions[] = {
     {"debug", no_argument, nullptr, 'v'},
     {"split-string", required_argument, nullptr, 'S'},
     {"env0-from", required_argument, nullptr, kEnv0From},
-    {"help", no_argument, nullptr, kHelpOption},
-    {"version", no_argument, nullptr, kVersionOption},
-    {nullptr, 0, nullptr, 0},
-};
+});
 
 // What to do with one signal before exec. The last option naming a signal wins, separately for its action and
 // its mask bit; --default-signal both restores the default action and unblocks.
@@ -251,9 +212,12 @@ absl::Status SplitOperand(Options& options, const char* arg, int* argc, char*** 
   return absl::OkStatus();
 }
 
+// A blank in an option (a shebang line's "-i A=1") is env's own complaint (IsSpace), which names -S.
+constexpr uucore::CommandLine kCommandLine = {"env", help::kEnv, kShortOptions, kLongOptions.data(), IsSpace};
+
 absl::StatusOr<Options> ParseArgs(int argc, char* argv[]) {
   Options options;
-  for (int c; (c = uucore::GetoptLong(argc, argv, kShortOptions, kLongOptions, IsSpace)) != -1;) {
+  for (int c; (c = uucore::GetoptLong(argc, argv, kCommandLine)) != -1;) {
     switch (c) {
       case 'a': options.argv0 = optarg; break;
       case 'i': options.ignore_environment = true; break;
@@ -275,8 +239,7 @@ absl::StatusOr<Options> ParseArgs(int argc, char* argv[]) {
         break;
       }
       case kListSignals: options.list_signals = true; break;
-      case kHelpOption: options.finished_status = uucore::Help(kHelp); return options;
-      case kVersionOption: options.finished_status = uucore::Version("env"); return options;
+      case uucore::kAnswered: options.finished_status = uucore::AnsweredStatus(); return options;
       default:
         // A shebang line passes "-i A=1" as one argument: getopt stops at the blank. Point at -S.
         if (IsSpace(optopt)) {  // Said here, not by getopt: GNU 9.10 names the program, not argv[0].

@@ -1,27 +1,8 @@
 // kill -- send a signal to processes, or list signals. Follows GNU kill(1) 9.11, as GNU 9.10's kill behaves;
 // tests/kill/kill_test.cc pins every behaviour. GNU's kill is not installed here (/usr/bin/kill is procps's), so the
 // tests state GNU's output themselves.
-constexpr char kHelp[] = R"(Usage: %s [-s SIGNAL | -SIGNAL] PID...
-  or:  %s -l [SIGNAL]...
-  or:  %s -t [SIGNAL]...
-Deliver a signal (TERM by default) to each PID, or tell about signals.
-
-An argument that a long option requires is required by its short form too.
-  -s, --signal=SIGNAL, -SIGNAL
-                   the signal to deliver, given by name or by number
-  -l, --list       name every signal; or, for each SIGNAL, give its number
-                     if it is a name and its name if it is a number
-  -t, --table      like -l, but as a table giving each signal's number,
-                     name and description
-      --help       show this help text, then exit
-      --version    show version information, then exit
-
-A SIGNAL is a name such as 'HUP' (the 'SIG' prefix is optional), a number
-such as '1', or the exit status a shell reports for a process that the
-signal ended (129 for HUP, for instance).
-A PID is a process ID.  0 stands for the current process group, -1 for every
-process that may be signalled, and any other -N for process group N.
-)";
+//
+// Usage: kill [-s SIGNAL | -SIGNAL] PID...  or: kill -l|-t [SIGNAL]...    (--help and kill(1): kill.help)
 // Sending: SIGNAL defaults to TERM; 0 only checks that each PID could be signalled; a number without a name (32, 33
 // under glibc) is sent as it is. PID 0 is our process group, -1 every process we may signal, -N process group N.
 // Options and PIDs may come in any order (GNU's getopt permutes); `--` ends the options. -SIGNAL must be a whole
@@ -60,6 +41,7 @@ process that may be signalled, and any other -N for process group N.
 #include "uucore/i18n.h"
 #include "uucore/quote.h"
 #include "uucore/signals.h"
+#include "utils/kill/kill_help.h"
 
 namespace {
 
@@ -68,15 +50,12 @@ namespace {
 constexpr char kShortOptions[] =
     "0::1::2::3::4::5::6::7::8::9::A::B::C::D::E::F::G::H::I::J::K::M::N::O::P::Q::R::S::T::U::V::W::X::Y::Z::"
     "Lln:s:t";
-enum { kHelpOption = 256, kVersionOption };
-constexpr option kLongOptions[] = {
+constexpr auto kLongOptions = uucore::LongOptions({
     {"list", no_argument, nullptr, 'l'},
     {"signal", required_argument, nullptr, 's'},
     {"table", no_argument, nullptr, 't'},
-    {"help", no_argument, nullptr, kHelpOption},
-    {"version", no_argument, nullptr, kVersionOption},
-    {nullptr, 0, nullptr, 0},
-};
+});
+constexpr uucore::CommandLine kCommandLine = {"kill", help::kKill, kShortOptions, kLongOptions.data()};
 
 struct Options {  // Everything Run() needs; no globals.
   int signal = SIGTERM;
@@ -97,7 +76,7 @@ absl::StatusOr<Options> ParseArgs(int argc, char* argv[]) {
   Options options;
   optind = 0;  // glibc: a full reset, as Main may run twice in one process.
   // getopt's complaints come in the user's language (uucore::GetoptLong loads it only for a complaint).
-  for (int c; (c = uucore::GetoptLong(argc, argv, kShortOptions, kLongOptions)) != -1;) {
+  for (int c; (c = uucore::GetoptLong(argc, argv, kCommandLine)) != -1;) {
     const char* signal_arg = optarg;
     if (IsSignalOption(c)) {
       // -N after the first argument is a PID, a process group: the options end there, as in GNU. The PIDs that
@@ -121,11 +100,8 @@ absl::StatusOr<Options> ParseArgs(int argc, char* argv[]) {
         break;
       case '?':
         return Usage("");  // Only the Try line: getopt has said what was wrong.
-      case kHelpOption:
-        options.finished_status = uucore::Help(kHelp);
-        return options;
-      case kVersionOption:
-        options.finished_status = uucore::Version("kill");
+      case uucore::kAnswered:
+        options.finished_status = uucore::AnsweredStatus();
         return options;
       default: {  // -s, -n, --signal, -SIGNAL.
         if (options.signal_given) {

@@ -1,18 +1,6 @@
 // nohup -- run a command immune to hangups. Follows GNU nohup(1) 9.10; tests/nohup/nohup_test.cc pins it.
-constexpr char kHelp[] = R"(Usage: %s COMMAND [ARG]...
-  or:  %s OPTION
-Run COMMAND immune to the hangup signal, so that it survives the closing of
-its terminal.
-
-      --help        show this help text, then exit
-      --version     show version information, then exit
-
-Before COMMAND starts, each standard stream that is a terminal is moved:
-standard input to a descriptor that cannot be read from; standard output to
-the end of 'nohup.out' in the current directory, or of '$HOME/nohup.out' if
-that file cannot be opened; standard error to wherever standard output goes.
-To send the output to a file of your choosing: 'nohup COMMAND > FILE'.
-)";
+//
+// Usage: nohup COMMAND [ARG]...    or: nohup --help | --version    (--help and the man page nohup(1): nohup.help)
 // Only --help and --version are options ('+': the first other word is COMMAND). Before exec, as GNU 9.10:
 //   stdin a terminal:  reopened write-only on /dev/null, so reads fail (EBADF) instead of stopping the job;
 //   stdout a terminal: appended to ./nohup.out, else $HOME/nohup.out, created with mode 0600 whatever the umask;
@@ -47,16 +35,13 @@ To send the output to a file of your choosing: 'nohup COMMAND > FILE'.
 #include "uucore/i18n.h"
 #include "uucore/process.h"
 #include "uucore/quote.h"
+#include "utils/nohup/nohup_help.h"
 
 namespace {
 
 constexpr char kShortOptions[] = "+";  // No short options; stop at COMMAND so its options pass through.
-enum { kHelpOption = 256, kVersionOption };
-constexpr option kLongOptions[] = {
-    {"help", no_argument, nullptr, kHelpOption},
-    {"version", no_argument, nullptr, kVersionOption},
-    {nullptr, 0, nullptr, 0},
-};
+constexpr auto kLongOptions = uucore::LongOptions();
+constexpr uucore::CommandLine kCommandLine = {"nohup", help::kNohup, kShortOptions, kLongOptions.data()};
 
 struct Options {             // Everything Run() needs; no globals.
   char** command = nullptr;  // COMMAND [ARG]..., null-terminated.
@@ -67,10 +52,9 @@ int Run(const Options& options);
 
 absl::StatusOr<Options> ParseArgs(int argc, char* argv[]) {
   Options options;
-  for (int c; (c = uucore::GetoptLong(argc, argv, kShortOptions, kLongOptions)) != -1;) {
+  for (int c; (c = uucore::GetoptLong(argc, argv, kCommandLine)) != -1;) {
     switch (c) {
-      case kHelpOption: options.finished_status = uucore::Help(kHelp); return options;
-      case kVersionOption: options.finished_status = uucore::Version("nohup"); return options;
+      case uucore::kAnswered: options.finished_status = uucore::AnsweredStatus(); return options;
       default: return absl::InvalidArgumentError("");  // getopt has said what was wrong.
     }
   }

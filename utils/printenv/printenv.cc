@@ -1,18 +1,7 @@
 // printenv -- print all or part of the environment. Follows GNU printenv(1) 9.10, with names and values quoted per
 // QUOTING_STYLE as in GNU's development branch (issue 14); tests/printenv/printenv_test.cc pins it.
-constexpr char kHelp[] = R"(Usage: %s [OPTION] [VARIABLE]...
-Print the value of each VARIABLE in the environment, or, with no VARIABLE,
-every NAME=VALUE of the environment, as env does.  Names and values are
-quoted as QUOTING_STYLE says (see env --help; shell-escape when it is unset).
-
-  -0, --null        print a NUL, not a newline, after each entry or value,
-                    and quote nothing
-      --help        show this help text, then exit
-      --version     show version information, then exit
-
-Exit status: 0 if every VARIABLE was found, 1 if one was not, 2 for a usage
-or write error.
-)";
+//
+// Usage: printenv [-0|--null] [VARIABLE]...    (--help and the man page printenv(1): printenv.help)
 // A VARIABLE matches each entry NAME=VALUE of that exact NAME, all of them in environment order when a name is
 // there twice; an empty VARIABLE or one with '=' matches nothing (not found, without a message), as in GNU.
 // Options stop at the first operand ('+'), so `printenv A -0` looks up "-0". GNU's getopt string also takes -i
@@ -29,19 +18,15 @@ or write error.
 #include "utils/env/print_env.h"
 #include "uucore/cli.h"
 #include "uucore/quote.h"
+#include "utils/printenv/printenv_help.h"
 
 extern char** environ;
 
 namespace {
 
 constexpr char kShortOptions[] = "+iu:0";  // GNU's: -i and -u are accepted by getopt and then refused.
-enum { kHelpOption = 256, kVersionOption };
-constexpr option kLongOptions[] = {
-    {"null", no_argument, nullptr, '0'},
-    {"help", no_argument, nullptr, kHelpOption},
-    {"version", no_argument, nullptr, kVersionOption},
-    {nullptr, 0, nullptr, 0},
-};
+constexpr auto kLongOptions = uucore::LongOptions({{"null", no_argument, nullptr, '0'}});
+constexpr uucore::CommandLine kCommandLine = {"printenv", help::kPrintenv, kShortOptions, kLongOptions.data()};
 
 struct Options {  // Everything Run() needs; no globals.
   bool null = false;
@@ -51,11 +36,10 @@ struct Options {  // Everything Run() needs; no globals.
 
 Options ParseArgs(int argc, char* argv[]) {
   Options options;
-  for (int c; (c = uucore::GetoptLong(argc, argv, kShortOptions, kLongOptions)) != -1;) {
+  for (int c; (c = uucore::GetoptLong(argc, argv, kCommandLine)) != -1;) {
     switch (c) {
       case '0': options.null = true; break;
-      case kHelpOption: options.finished_status = uucore::Help(kHelp); return options;
-      case kVersionOption: options.finished_status = uucore::Version("printenv"); return options;
+      case uucore::kAnswered: options.finished_status = uucore::AnsweredStatus(); return options;
       default:  // -i, -u NAME, or what getopt has already complained about.
         options.finished_status = uucore::UsageError("");
         return options;

@@ -1,13 +1,6 @@
 // sleep -- pause for a time. Follows GNU sleep(1) 9.1; tests/sleep/sleep_test.cc pins it.
-constexpr char kHelp[] = R"(Usage: %s NUMBER[SUFFIX]...
-  or:  %s OPTION
-Wait for the total of all the durations given, then exit.  A NUMBER may have
-a fractional part and counts seconds unless a SUFFIX follows it: 's' for
-seconds, 'm' for minutes, 'h' for hours, 'd' for days.
-
-      --help        show this help text, then exit
-      --version     show version information, then exit
-)";
+//
+// Usage: sleep NUMBER[SUFFIX]...    or: sleep --help | --version    (--help and the man page sleep(1): sleep.help)
 // NUMBER is a coreutils DURATION (uucore::ParseDuration): decimal or hex float, "inf", one suffix s/m/h/d; the
 // operands are summed, saturating at forever ("inf", "1e400", "9223372036854775807 9223372036854775807").
 // Options may come anywhere before "--", as GNU permutes (`sleep 1 --help` prints the help); there are no short
@@ -30,16 +23,13 @@ seconds, 'm' for minutes, 'h' for hours, 'd' for days.
 #include "uucore/duration.h"
 #include "uucore/i18n.h"
 #include "uucore/signal_wait.h"
+#include "utils/sleep/sleep_help.h"
 
 namespace {
 
 constexpr char kShortOptions[] = "";  // None; no '+': GNU permutes, so --help after an operand still counts.
-enum { kHelpOption = 256, kVersionOption };
-constexpr option kLongOptions[] = {
-    {"help", no_argument, nullptr, kHelpOption},
-    {"version", no_argument, nullptr, kVersionOption},
-    {nullptr, 0, nullptr, 0},
-};
+constexpr auto kLongOptions = uucore::LongOptions();
+constexpr uucore::CommandLine kCommandLine = {"sleep", help::kSleep, kShortOptions, kLongOptions.data()};
 
 struct Options {  // Everything Run() needs; no globals.
   absl::Duration duration = absl::ZeroDuration();
@@ -54,13 +44,10 @@ int Run(const Options& options);  // Returns the exit status.
 absl::StatusOr<Options> ParseArgs(int argc, char* argv[]) {
   Options options;
   optind = 0;  // glibc: a full reset, as Main may run twice in one process.
-  for (int c; (c = uucore::GetoptLong(argc, argv, kShortOptions, kLongOptions)) != -1;) {
+  for (int c; (c = uucore::GetoptLong(argc, argv, kCommandLine)) != -1;) {
     switch (c) {
-      case kHelpOption:
-        options.finished_status = uucore::Help(kHelp);
-        return options;
-      case kVersionOption:
-        options.finished_status = uucore::Version("sleep");
+      case uucore::kAnswered:
+        options.finished_status = uucore::AnsweredStatus();
         return options;
       default:
         return absl::InvalidArgumentError("");  // getopt has already said what was wrong.

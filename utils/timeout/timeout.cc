@@ -1,5 +1,5 @@
 // timeout -- run a command with a time limit. Follows GNU timeout(1) of coreutils 9.11; tests/timeout/ pins every
-// behaviour and each accepted difference.
+// behaviour and each accepted difference. --help and the man page timeout(1): timeout.help.
 //
 // Usage: timeout [OPTION]... DURATION COMMAND [ARG]...   (options stop at DURATION: `timeout 1 ls -l` runs ls -l)
 //   -s, --signal=SIG        signal to send on expiry (default TERM; a name, SIGname, number, RTMIN+n, or 0)
@@ -10,7 +10,9 @@
 // Beyond GNU (off by default; README "timeout beyond GNU", timeout.1):
 //   -i, --inactivity        DURATION counts from the command's last output: stdout/stderr go through pipes
 //       --tree[=WHEN]       subreaper; signal every descendant (setsid, daemons too) and wait for all to exit;
-//                           WHEN: 'timeout' (expiry or a forwarded signal, the default) or 'exit' (also on its exit)
+//                           WHEN: 'timeout' (expiry or a forwarded signal, the default) or 'exit' (also on its exit).
+//                           Backend: a cgroup v2 leaf the command starts in, else the /proc walk, else the group.
+//       --report=FILE       one JSON object on how the command ended (utils/timeout/report.h); 125 if unopenable
 //   As PID 1 (always): reap every orphan; the command gets its own process group (and the terminal's foreground,
 //   if timeout's session has one); ALRM is passed on too, and -k starts only on expiry or TERM/INT/QUIT.
 // DURATION as uucore::ParseDuration (s, m, h, d suffixes; 0 disables the timer, `-k 0` the kill; "inf" waits forever).
@@ -67,80 +69,19 @@
 #include "uucore/signal_wait.h"
 #include "uucore/signals.h"
 #include "utils/timeout/report.h"
+#include "utils/timeout/timeout_help.h"
 
 namespace {
 
-constexpr char kHelp[] = R"(Usage: %s [OPTION]... DURATION COMMAND [ARG]...
-Run COMMAND; if it is still running after DURATION, signal it to stop.
-
-Mandatory arguments to long options are mandatory for short options too.
-  -p, --preserve-status
-                 exit with the status of COMMAND even when it times out
-  -f, --foreground
-                 keep COMMAND in this process group, so that it can read
-                   from the terminal and get its signals when timeout is
-                   not run directly from a shell prompt; then only COMMAND
-                   is signalled, not its children
-  -k, --kill-after=DURATION
-                 if COMMAND still runs this long after the first signal
-                   was sent, send it the KILL signal too
-  -s, --signal=SIGNAL
-                 the signal to send on timeout: a name such as 'HUP' or a
-                   number; 'kill -l' lists them
-  -v, --verbose  report every signal sent on timeout to stderr
-  -i, --inactivity
-                 time out only after DURATION without output: restart the
-                   timer whenever COMMAND writes to stdout or stderr; these
-                   then reach timeout's own through pipes, so COMMAND no
-                   longer sees a terminal there (see timeout(1))
-      --tree[=WHEN]
-                 signal every descendant of COMMAND, also those that left
-                   its process group or session (setsid, daemons), and wait
-                   until all have exited; -k applies to each of them.
-                   WHEN is 'timeout' (the default: on expiry or a signal
-                   passed on) or 'exit' (also when COMMAND exits by itself)
-      --report=FILE
-                 when timeout exits, write to FILE one JSON object saying
-                   how COMMAND ended and who ended it (see timeout(1))
-      --help        show this help text, then exit
-      --version     show version information, then exit
-
-DURATION is a number, possibly with a fraction, followed by an optional unit:
-'s' for seconds (the default), 'm' for minutes, 'h' for hours, 'd' for days.
-A DURATION of 0 disables that timeout.
-
-When the time is up, COMMAND gets the TERM signal unless another SIGNAL was
-chosen. A process can block or catch TERM; it cannot catch KILL.
-
-Every signal that would otherwise end timeout is passed on to COMMAND, and
-timeout goes on waiting for it: HUP INT QUIT ILL TRAP ABRT BUS FPE USR1 SEGV
-USR2 PIPE TERM STKFLT XCPU XFSZ VTALRM PROF IO PWR SYS and the real-time
-signals. ALRM counts as the time running out. A signal that was ignored when
-timeout started stays ignored. If timeout itself dies, COMMAND gets SIGNAL.
-
-As PID 1 (a container's entrypoint), timeout also reaps every orphaned process
-handed to it, runs COMMAND in a process group of its own (given the terminal,
-if timeout has one) and passes ALRM on as well; -k then starts counting only
-on expiry or on TERM, INT or QUIT.
-
-Exit status:
-  124  if COMMAND timed out and --preserve-status was not given
-  125  if timeout itself failed
-  126  if COMMAND was found but could not be run
-  127  if COMMAND was not found
-  137  if COMMAND (or timeout itself) was sent the KILL (9) signal (128+9)
-  -    otherwise, the exit status of COMMAND
-)";
 constexpr char kShortOptions[] = "+fik:ps:v";  // '+': stop at DURATION so COMMAND's options pass through.
-enum { kHelpOption = 256, kVersionOption, kTreeOption, kReportOption };
-constexpr option kLongOptions[] = {
+enum { kTreeOption = 256, kReportOption };
+constexpr auto kLongOptions = uucore::LongOptions({
     {"foreground", no_argument, nullptr, 'f'},      {"kill-after", required_argument, nullptr, 'k'},
     {"preserve-status", no_argument, nullptr, 'p'}, {"signal", required_argument, nullptr, 's'},
     {"verbose", no_argument, nullptr, 'v'},         {"inactivity", no_argument, nullptr, 'i'},
     {"tree", optional_argument, nullptr, kTreeOption},  {"report", required_argument, nullptr, kReportOption},
-    {"help", no_argument, nullptr, kHelpOption},    {"version", no_argument, nullptr, kVersionOption},
-    {nullptr, 0, nullptr, 0},
-};
+});
+constexpr uucore::CommandLine kCommandLine = {"timeout", help::kTimeout, kShortOptions, kLongOptions.data()};
 
 // The signals whose default action ends a process: sent to timeout, each is passed on to the command (then
 // SIGCONT) and timeout keeps waiting, so that no signal kills timeout and orphans the command (GNU 9.11). With the
@@ -160,7 +101,7 @@ bool IsStopRequest(int sig) { return sig == SIGTERM || sig == SIGINT || sig == S
 enum class KillTree { kOff, kOnTimeout, kOnExit };
 
 struct Options {  // Everything Run() needs; no globals.
-  enum class Action { kRun, kHelp, kVersion } action = Action::kRun;
+  int finished_status = -1;  // >= 0: --help or --version already answered with this status.
   absl::Duration duration = absl::ZeroDuration(), kill_after = absl::ZeroDuration();
   int signal = SIGTERM;
   bool foreground = false, preserve_status = false, verbose = false;
@@ -174,7 +115,7 @@ struct Options {  // Everything Run() needs; no globals.
 // already printed its own).
 absl::StatusOr<Options> ParseArgs(int argc, char* argv[]) {
   Options options;
-  for (int c; (c = uucore::GetoptLong(argc, argv, kShortOptions, kLongOptions)) != -1;) {
+  for (int c; (c = uucore::GetoptLong(argc, argv, kCommandLine)) != -1;) {
     switch (c) {
       case 'f': options.foreground = true; break;
       case 'p': options.preserve_status = true; break;
@@ -208,8 +149,7 @@ absl::StatusOr<Options> ParseArgs(int argc, char* argv[]) {
         options.signal = *sig;
         break;
       }
-      case kHelpOption: options.action = Options::Action::kHelp; return options;
-      case kVersionOption: options.action = Options::Action::kVersion; return options;
+      case uucore::kAnswered: options.finished_status = uucore::AnsweredStatus(); return options;
       default: return absl::InvalidArgumentError("");  // getopt has said what was wrong.
     }
   }
@@ -943,14 +883,12 @@ int Run(const Options& options) {
 int TimeoutMain(int argc, char* argv[]) {
   // Every signal is still blocked since our first instruction (utils/coreutils/entry.S): Run() keeps them pending
   // until it waits for them; anything else runs with the mask we were started with (`timeout --help | head -c1`
-  // dies of SIGPIPE, as GNU's does).
+  // dies of SIGPIPE, as GNU's does: uucore::GetoptLong answers --help and --version with that mask).
   absl::StatusOr<Options> options = ParseArgs(argc, argv);
-  if (!options.ok() || options->action != Options::Action::kRun) uucore::RestoreStartupSignalMask();
-  if (!options.ok()) return uucore::UsageError(options.status());
-  switch (options->action) {
-    case Options::Action::kHelp: return uucore::Help(kHelp);
-    case Options::Action::kVersion: return uucore::Version("timeout");
-    case Options::Action::kRun: break;
+  if (!options.ok()) {
+    uucore::RestoreStartupSignalMask();
+    return uucore::UsageError(options.status());
   }
+  if (options->finished_status >= 0) return options->finished_status;
   return Run(*options);
 }

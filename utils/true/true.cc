@@ -6,31 +6,16 @@
 // Exit status: true 0, false 1 -- also after --help/--version for false, as GNU; a failed write of the help or
 // version text gives "write error" and 1 for both.
 // Both live here, as in GNU, because they differ only in their status; false has no folder of its own.
+// --help and the man pages: true.help, false.help. No getopt: only a lone --help or --version is an option.
 #include "utils/true/true.h"
 
 #include <string.h>
 
 #include "uucore/cli.h"
+#include "utils/true/false_help.h"
+#include "utils/true/true_help.h"
 
 namespace {
-
-constexpr char kTrueHelp[] = R"(Usage: %s [ignored command line arguments]
-  or:  %s OPTION
-Do nothing and report success (exit status 0).  Arguments are ignored,
-unless the only one is --help or --version.
-
-      --help        show this help text, then exit
-      --version     show version information, then exit
-)";
-
-constexpr char kFalseHelp[] = R"(Usage: %s [ignored command line arguments]
-  or:  %s OPTION
-Do nothing and report failure (exit status 1).  Arguments are ignored,
-unless the only one is --help or --version.
-
-      --help        show this help text, then exit
-      --version     show version information, then exit
-)";
 
 int Run(int argc, char* argv[], const char* name, const char* help, int status) {
   // Only a lone --help or --version is an option; GNU ignores everything else so scripts can pass anything.
@@ -45,6 +30,6 @@ int Run(int argc, char* argv[], const char* name, const char* help, int status) 
 
 }  // namespace
 
-int TrueMain(int argc, char* argv[]) { return Run(argc, argv, "true", kTrueHelp, uucore::kExitSuccess); }
+int TrueMain(int argc, char* argv[]) { return Run(argc, argv, "true", help::kTrue, uucore::kExitSuccess); }
 
-int FalseMain(int argc, char* argv[]) { return Run(argc, argv, "false", kFalseHelp, uucore::kExitFailure); }
+int FalseMain(int argc, char* argv[]) { return Run(argc, argv, "false", help::kFalse, uucore::kExitFailure); }
