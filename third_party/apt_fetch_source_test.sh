@@ -228,7 +228,8 @@ sha_new="$(sha256sum "$orig" | cut -d' ' -f1)"
 sed -i "s/$sha_old/$sha_new/" "$tmp/mirror-tampered/dists/stable/main/source/Sources"
 grep -q "$sha_new" "$tmp/mirror-tampered/dists/stable/main/source/Sources" || fail "index-rewritten: setup"
 run_fetch index-rewritten "$etc"
-expect_rejected index-rewritten 'main/source/Sources +Hash Sum mismatch' 'serves no abseil 20220623\.x; versions served: none'
+expect_rejected index-rewritten 'main/source/Sources +Hash Sum mismatch' \
+  'serves no abseil 20220623\.x; versions served: none'
 
 # 7. Release re-signed by a key the entry does not trust.
 sign_suite "$tmp/mirror-tampered" stable stranger@test.invalid

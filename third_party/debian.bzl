@@ -53,7 +53,15 @@ _ABSL_UPSTREAM = "20220623"
 def _debian_abseil_source_impl(ctx):
     ctx.report_progress("apt-get source %s %s.x" % (_ABSL_PACKAGE, _ABSL_UPSTREAM))
     res = ctx.execute(
-        [ctx.path(ctx.attr._fetch), "--package", _ABSL_PACKAGE, "--upstream", _ABSL_UPSTREAM, "--dest", "debian_source"],
+        [
+            ctx.path(ctx.attr._fetch),
+            "--package",
+            _ABSL_PACKAGE,
+            "--upstream",
+            _ABSL_UPSTREAM,
+            "--dest",
+            "debian_source",
+        ],
         timeout = 1800,
     )
     if res.return_code != 0:
@@ -64,7 +72,8 @@ def _debian_abseil_source_impl(ctx):
     orig = [f for f in files if ".orig.tar." in f]
     debian = [f for f in files if ".debian.tar." in f]
     if len(orig) != 1 or len(debian) != 1:
-        fail("%s %s: expected one .orig.tar.* and one .debian.tar.* (3.0 (quilt)), got %s" % (_ABSL_PACKAGE, version, files))
+        fail("%s %s: expected one .orig.tar.* and one .debian.tar.* (3.0 (quilt)), got %s" %
+             (_ABSL_PACKAGE, version, files))
 
     # tar(1) detects the compression; the upstream tarball has one top directory, whatever its name.
     res = ctx.execute(["tar", "-xf", str(src.get_child(orig[0])), "--strip-components=1"])
