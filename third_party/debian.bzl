@@ -2,11 +2,12 @@
 
 These machines reach Debian's archive and nothing else, so every external repository is made from files that
 `apt-get install` put under /usr (see tools/install-deps for the package list), or, for Abseil, from Debian's source
-package fetched from the same archive:
+package fetched through apt from the same archive:
 
   rules_cc                Debian's rules_cc 0.0.4, patched to load in Bazel 4.2.3.
-  com_google_absl         Abseil 20220623 built from Debian's source package (fetched from Debian's archive by
-                          checksum, Debian's patches applied), with its own BUILD files and labels.
+  com_google_absl         Abseil 20220623 built from Debian's source package (fetched through apt from the
+                          archive apt is configured with, Debian's patches applied), with its own BUILD files and
+                          labels; //debian_source:version records the Debian version built.
   bazel_skylib            Debian's bazel-skylib, which Abseil's BUILD files load.
   com_google_googletest   GoogleTest 1.12 (libgtest-dev, libgmock-dev): :gtest, :gtest_main, :gmock.
   com_github_google_benchmark  Google Benchmark 1.7 (libbenchmark-dev): :benchmark, :benchmark_main.
@@ -39,26 +40,52 @@ patched_rules_cc = repository_rule(
 # linked from libabsl-dev's archives: those are compiled without -ffunction-sections, so absl::Status drags every
 # object it touches (Cord, Mutex, time zones, and through them iostreams and locales) into the static binary, ~1 MB
 # of code no utility runs. Built here with this workspace's flags, --gc-sections keeps only what is called.
-# The checksums are those of Debian's signed .dsc for abseil 20220623.1-1+deb12u2 (bookworm); Bazel's repository
-# cache keeps the files after the first fetch. Should Debian supersede this version, its pool drops the old
-# .debian.tar.xz: take the new version and checksums from the new .dsc (same directory) and update them here.
-_ABSL_DEBIAN_VERSION = "20220623.1-1+deb12u2"
-_ABSL_ORIG = ("abseil_20220623.1.orig.tar.gz", "abfe2897f3a30edaa74bc34365afe3c2a3cd012091a97dc7e008f7016adcd5fe")
-_ABSL_DEBIAN = ("abseil_%s.debian.tar.xz" % _ABSL_DEBIAN_VERSION, "e08490fc7b6f3beca1925953b0c4fb92df2de5e2a01295e4641e2a3d4e528eeb")
-_DEBIAN_POOL = [
-    "http://deb.debian.org/debian/pool/main/a/abseil/",
-    "https://deb.debian.org/debian/pool/main/a/abseil/",
-]
+#
+# The source comes through apt, from whatever archive or mirror this machine's apt is configured with
+# (third_party/apt_fetch_source: a private deb-src list derived from the machine's sources, so apt's signed Release
+# and Sources indexes vouch for every file), as the newest Debian version of upstream release 20220623 that the
+# archive serves. The version built is recorded in @com_google_absl//debian_source:version (a header) and
+# debian_source/VERSION. The fetch runs once per output base; `tools/bazel sync --only=com_google_absl` takes a
+# newer Debian revision (a security update) into an existing one.
+_ABSL_PACKAGE = "abseil"
+_ABSL_UPSTREAM = "20220623"
 
 def _debian_abseil_source_impl(ctx):
-    orig, orig_sha = _ABSL_ORIG
-    ctx.download_and_extract([u + orig for u in _DEBIAN_POOL], sha256 = orig_sha, stripPrefix = "abseil-20220623.1")
-    deb, deb_sha = _ABSL_DEBIAN
-    ctx.download_and_extract([u + deb for u in _DEBIAN_POOL], output = "debian_source", sha256 = deb_sha)
+    ctx.report_progress("apt-get source %s %s.x" % (_ABSL_PACKAGE, _ABSL_UPSTREAM))
+    res = ctx.execute(
+        [
+            ctx.path(ctx.attr._fetch),
+            "--package",
+            _ABSL_PACKAGE,
+            "--upstream",
+            _ABSL_UPSTREAM,
+            "--dest",
+            "debian_source",
+        ],
+        timeout = 1800,
+    )
+    if res.return_code != 0:
+        fail("cannot fetch Debian's %s source through apt:\n%s" % (_ABSL_PACKAGE, res.stderr))
+    version = res.stdout.strip()
+    src = ctx.path("debian_source")
+    files = sorted([f.basename for f in src.readdir()])
+    orig = [f for f in files if ".orig.tar." in f]
+    debian = [f for f in files if ".debian.tar." in f]
+    if len(orig) != 1 or len(debian) != 1:
+        fail("%s %s: expected one .orig.tar.* and one .debian.tar.* (3.0 (quilt)), got %s" %
+             (_ABSL_PACKAGE, version, files))
+
+    # tar(1) detects the compression; the upstream tarball has one top directory, whatever its name.
+    res = ctx.execute(["tar", "-xf", str(src.get_child(orig[0])), "--strip-components=1"])
+    if res.return_code != 0:
+        fail("cannot unpack %s: %s" % (orig[0], res.stderr))
+    res = ctx.execute(["tar", "-xf", str(src.get_child(debian[0])), "-C", str(ctx.path("."))])
+    if res.return_code != 0:
+        fail("cannot unpack %s: %s" % (debian[0], res.stderr))
 
     # Debian's patches, in Debian's order: its ABI configuration (absl::string_view and friends are Abseil's own
     # types, inline namespace debian3, hardened mode) and its fixes, among them CVE-2025-0838.
-    patches = ctx.path("debian_source/debian/patches")
+    patches = ctx.path("debian/patches")
     for name in ctx.read(patches.get_child("series")).splitlines():
         name = name.strip()
         if name and not name.startswith("#"):
@@ -66,10 +93,10 @@ def _debian_abseil_source_impl(ctx):
             res = ctx.execute(["patch", "-p1", "--forward", "--batch", "-i", str(patches.get_child(name))])
             if res.return_code != 0:
                 fail("Debian patch %s does not apply (apt-get install patch):\n%s%s" % (name, res.stdout, res.stderr))
-    ctx.delete("debian_source")
+    ctx.delete("debian")
 
-    # Bazel 4.2.3's bundled @platforms predates the wasm CPUs; this build only targets Linux x86-64, so those two
-    # settings become ones that never match.
+    # Bazel 4.2.3's bundled @platforms predates the wasm CPUs; this build only targets Linux, so those two settings
+    # become ones that never match.
     build = ctx.read("absl/BUILD.bazel")
     for cpu in ["wasm32", "wasm64"]:
         constraint = 'constraint_values = [\n        "@platforms//cpu:%s",\n    ],' % cpu
@@ -78,7 +105,31 @@ def _debian_abseil_source_impl(ctx):
         build = build.replace(constraint, 'values = {"define": "absl_target_cpu=%s"},' % cpu)
     ctx.file("absl/BUILD.bazel", build, executable = False)
 
-debian_abseil_source = repository_rule(implementation = _debian_abseil_source_impl)
+    # What was built, for --version's provenance line and release notes: the Debian version, and the fetched files
+    # (apt verified them; kept for tests and for anyone who wants to rebuild from the same source).
+    ctx.file("debian_source/VERSION", version + "\n", executable = False)
+    ctx.file("debian_source/version.h", "\n".join([
+        "// Generated by third_party/debian.bzl: the Debian source package Abseil was built from.",
+        "#ifndef COREUTILS_DEBIAN_SOURCE_VERSION_H_",
+        "#define COREUTILS_DEBIAN_SOURCE_VERSION_H_",
+        "namespace coreutils_build {",
+        "inline constexpr char kAbseilDebianPackage[] = \"%s\";" % _ABSL_PACKAGE,
+        "inline constexpr char kAbseilDebianVersion[] = \"%s\";" % version,
+        "}  // namespace coreutils_build",
+        "#endif  // COREUTILS_DEBIAN_SOURCE_VERSION_H_",
+        "",
+    ]), executable = False)
+    ctx.file("debian_source/BUILD.bazel", "\n".join([
+        'cc_library(name = "version", hdrs = ["version.h"], visibility = ["//visibility:public"])',
+        'exports_files(["VERSION"])',
+        'filegroup(name = "files", srcs = %s, visibility = ["//visibility:public"])' % files,
+        "",
+    ]), executable = False)
+
+debian_abseil_source = repository_rule(
+    implementation = _debian_abseil_source_impl,
+    attrs = {"_fetch": attr.label(default = Label("//third_party:apt_fetch_source"), allow_single_file = True)},
+)
 
 def _static_libs_repo(ctx, libs, extra):
     """A repository of cc_import targets over /usr/lib archives: libs is {target: (archive, [deps])}."""

@@ -45,6 +45,8 @@ void MoveTo(int fd, int target) {
 }  // namespace
 
 std::string BinaryPath() {
+  // Another build of the binary (tools/qemu-test: the aarch64 release binary, run through qemu-user).
+  if (const char* other = getenv("COREUTILS_TEST_BINARY"); other != nullptr && *other != '\0') return other;
   const char* srcdir = getenv("TEST_SRCDIR");
   const char* workspace = getenv("TEST_WORKSPACE");
   if (srcdir == nullptr) return "bazel-bin/utils/coreutils/coreutils";

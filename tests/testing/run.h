@@ -35,7 +35,7 @@ struct Options {
   double limit_seconds = 60;             // Safety net: a hung child is killed and Result::hung is set.
 };
 
-// The coreutils binary under test, from the test's runfiles.
+// The coreutils binary under test, from the test's runfiles, or $COREUTILS_TEST_BINARY when set (an absolute path).
 std::string BinaryPath();
 
 // Runs the coreutils binary with exactly this argv; argv[0] picks the utility, as a busybox-style link would.
