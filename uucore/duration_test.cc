@@ -145,7 +145,10 @@ TEST(ParseDurationTest, TheCLocaleHasNoDecimalComma) {
 TEST(ParseDurationTest, TheUsersDecimalSeparatorWorksToo) {
   const coreutils_testing::GeneratedLocale de = coreutils_testing::MakeLocale("de_DE", "UTF-8");
   if (!de.skip_reason.empty()) GTEST_SKIP() << de.skip_reason;
-  for (const std::string& entry : de.env) putenv(strdup(entry.c_str()));
+  for (const std::string& entry : de.env) {
+    const size_t eq = entry.find('=');
+    setenv(entry.substr(0, eq).c_str(), entry.substr(eq + 1).c_str(), 1);  // Copied: nothing to free or leak.
+  }
   absl::StatusOr<absl::Duration> comma = ParseDuration("1,5");
   absl::StatusOr<absl::Duration> comma_suffix = ParseDuration("0,5m");
   absl::StatusOr<absl::Duration> point = ParseDuration("1.5");
