@@ -33,12 +33,6 @@ extern char** environ;
 namespace container_testing {
 namespace {
 
-double Now() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 std::vector<Init> Inits() {
   std::vector<Init> inits;
   for (const Init& init : {Ours(), Tini(), DumbInit()}) {

@@ -99,6 +99,9 @@ class Container {
 // One process state letter from /proc/PID/stat ('S', 'T', 'Z', ...), or 0 if it is gone.
 char ProcessState(pid_t pid);
 
+// CLOCK_MONOTONIC in seconds.
+double Now();
+
 }  // namespace container_testing
 
 #endif  // TESTS_CONTAINER_RUNTIME_H_

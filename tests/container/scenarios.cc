@@ -23,12 +23,6 @@ extern char** environ;
 namespace container_testing {
 namespace {
 
-double Now() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 // The init's argv for `command`; `ours_options` go to our timeout (before its DURATION), peers have no equivalent.
 std::vector<std::string> Args(const Init& init, const std::vector<std::string>& command,
                               const std::vector<std::string>& ours_options = {}) {
