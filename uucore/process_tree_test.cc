@@ -269,6 +269,26 @@ TEST_F(ProcessTreeTest, AProcessWhoseMainThreadExitedIsStillADescendant) {
   EXPECT_TRUE(ReapAllWithin(20));
 }
 
+// Zombies the caller has not reaped yet (it is busy signalling) have nothing left to signal or wait for: the call
+// returns at once, signalling the live ones only. It used to wait for them to go until its 5 s bound.
+TEST_P(SignalTreeTest, UnreapedZombiesAreNotWaitedFor) {
+  const std::string ready = Marker();
+  for (int i = 0; i < 3; ++i) {
+    const pid_t zombie = fork();
+    if (zombie == 0) _exit(0);
+  }
+  RunShell("sleep 100 & : > " + ready + "; wait");
+  ASSERT_TRUE(AwaitFile(ready));
+  ASSERT_EQ(AwaitDescendants(2, GetParam()).size(), 2u);  // sh and sleep: ListDescendants skips zombies.
+  const double start = Now();
+  absl::StatusOr<int> n = SignalDescendants(getpid(), SIGTERM, GetParam());
+  const double seconds = Now() - start;
+  ASSERT_THAT(n.status(), IsOk());
+  EXPECT_EQ(*n, 2);
+  EXPECT_LT(seconds, 2.5) << "waited for zombies nobody could reap meanwhile";
+  EXPECT_TRUE(ReapAllWithin(20));
+}
+
 TEST_F(ProcessTreeTest, ReapChildrenReportsTheWatchedChildAndOthers) {
   const pid_t watched = RunShell("exit 7");
   RunShell("exit 0");
