@@ -276,6 +276,10 @@ TEST_P(SignalTreeTest, UnreapedZombiesAreNotWaitedFor) {
   for (int i = 0; i < 3; ++i) {
     const pid_t zombie = fork();
     if (zombie == 0) _exit(0);
+    siginfo_t info;
+    // Until it has exited (a zombie), without reaping it: under ASan a child takes a while to get to _exit.
+    while (waitid(P_PID, zombie, &info, WEXITED | WNOWAIT) != 0 && errno == EINTR) {
+    }
   }
   RunShell("sleep 100 & : > " + ready + "; wait");
   ASSERT_TRUE(AwaitFile(ready));
