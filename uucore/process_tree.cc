@@ -289,6 +289,7 @@ absl::StatusOr<int> SignalByChildrenFiles(pid_t root, int sig) {
   std::vector<Target> targets;
   // By (pid, start time): a pid reused by a new process of the tree is a new process.
   std::map<std::pair<pid_t, unsigned long long>, Known> known;
+  std::set<std::pair<pid_t, unsigned long long>> zombies;  // Unreaped exited processes of the tree seen so far.
   const double wait_until = MonotonicSeconds() + 5;
   int passes_after_wait = 0;
   for (int pass = 0;; ++pass) {
@@ -346,10 +347,12 @@ absl::StatusOr<int> SignalByChildrenFiles(pid_t root, int sig) {
           return ppid == parent || ppid == root || (p != known.end() && p->first.first == ppid);
         };
         if (stat.has_value() && ours(stat->ppid) && !stat->live()) {
-          // A zombie of the tree, not yet reaped (its reaper may be the caller, busy here): it has exited, and its
-          // children went to a reaper before it became one, so there is nothing to signal and nothing to wait for.
-          // (Taken as unsettled, it kept every pass unclean until the 5 s bound, e.g. for a nested timeout --tree
-          // whose tree the outer one had just killed.)
+          // A zombie of the tree, not yet reaped (its reaper may be the caller, busy here): nothing to signal. Its
+          // children went to a reaper before it became one, maybe after this pass read the reaper's children: the
+          // first sight of it asks for one more pass, later ones change nothing. (Unsettled at every sight, it kept
+          // each pass unclean until the 5 s bound, e.g. in a nested timeout --tree whose tree the outer one had just
+          // killed.)
+          if (zombies.insert({pid, stat->start_time}).second) clean = false;
           if (pidfd >= 0) close(pidfd);
           continue;
         }
