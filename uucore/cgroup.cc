@@ -30,6 +30,7 @@
 #include "absl/strings/strip.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "uucore/process.h"
 
 namespace uucore {
 namespace {
@@ -110,15 +111,6 @@ absl::StatusOr<std::string> ReadPath(const char* path) {
   absl::StatusOr<std::string> text = ReadFd(fd, path);
   close(fd);
   return text;
-}
-
-int PidfdOpen(pid_t pid) {
-#ifdef SYS_pidfd_open
-  return static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
-#else
-  errno = ENOSYS;
-  return -1;
-#endif
 }
 
 // Sends through the pidfd when there is one; true unless the process is gone.

@@ -29,6 +29,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
+#include "uucore/process.h"
 
 namespace uucore {
 namespace {
@@ -209,15 +210,6 @@ absl::StatusOr<std::vector<pid_t>> ListByProcScan(pid_t root) {
     next = std::move(level);
   }
   return found;
-}
-
-int PidfdOpen(pid_t pid) {
-#ifdef SYS_pidfd_open
-  return static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
-#else
-  errno = ENOSYS;
-  return -1;
-#endif
 }
 
 // A descendant being signalled: its pidfd, or -1 to fall back to kill() by pid.
