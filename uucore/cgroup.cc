@@ -30,38 +30,14 @@
 #include "absl/strings/strip.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "uucore/file.h"
+#include "uucore/process.h"
 
 namespace uucore {
 namespace {
 
 absl::Status ErrnoError(int err, absl::string_view what) {
   return absl::ErrnoToStatus(err, what);  // "WHAT: REASON", code from errno.
-}
-
-// Reads a whole file (a cgroup or /proc file: small, produced at once) through an open descriptor, from offset 0.
-absl::StatusOr<std::string> ReadFd(int fd, absl::string_view what) {
-  std::string text;
-  char buf[4096];
-  off_t at = 0;
-  for (;;) {
-    const ssize_t n = pread(fd, buf, sizeof buf, at);
-    if (n > 0) {
-      text.append(buf, static_cast<size_t>(n));
-      at += n;
-      continue;
-    }
-    if (n == 0) return text;
-    if (errno == EINTR) continue;  // Interrupted before reading anything; read again.
-    return ErrnoError(errno, absl::StrCat("read ", what));
-  }
-}
-
-absl::StatusOr<std::string> ReadFileAt(int dir_fd, const std::string& name) {
-  const int fd = openat(dir_fd, name.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return ErrnoError(errno, absl::StrCat("open ", name));
-  absl::StatusOr<std::string> text = ReadFd(fd, name);
-  close(fd);
-  return text;
 }
 
 // One write(2) of `text` (cgroup files take a whole value per write), retried on EINTR.
@@ -104,23 +80,6 @@ std::optional<std::string> Below(absl::string_view path, absl::string_view root)
   return std::nullopt;
 }
 
-absl::StatusOr<std::string> ReadPath(const char* path) {
-  const int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return ErrnoError(errno, absl::StrCat("open ", path));
-  absl::StatusOr<std::string> text = ReadFd(fd, path);
-  close(fd);
-  return text;
-}
-
-int PidfdOpen(pid_t pid) {
-#ifdef SYS_pidfd_open
-  return static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
-#else
-  errno = ENOSYS;
-  return -1;
-#endif
-}
-
 // Sends through the pidfd when there is one; true unless the process is gone.
 bool SendTo(pid_t pid, int pidfd, int sig) {
 #ifdef SYS_pidfd_send_signal
@@ -155,7 +114,7 @@ std::vector<std::string> ChildGroups(const std::string& dir) {
 
 // cgroup.procs of DIR and of every group below it, appended to *pids. Errors only for DIR itself when `top`.
 absl::Status CollectProcs(const std::string& dir, bool top, std::vector<pid_t>* pids) {
-  absl::StatusOr<std::string> text = ReadPath(absl::StrCat(dir, "/cgroup.procs").c_str());
+  absl::StatusOr<std::string> text = ReadFile(absl::StrCat(dir, "/cgroup.procs"));
   if (!text.ok()) return top ? text.status() : absl::OkStatus();  // A nested group may go away meanwhile.
   for (pid_t pid : ParsePids(*text)) pids->push_back(pid);
   for (const std::string& child : ChildGroups(dir)) (void)CollectProcs(child, false, pids);
@@ -258,9 +217,9 @@ absl::StatusOr<Cgroup2Location> FindCgroup2In(absl::string_view mountinfo, absl:
 }
 
 absl::StatusOr<Cgroup2Location> FindCgroup2() {
-  absl::StatusOr<std::string> mountinfo = ReadPath("/proc/self/mountinfo");
+  absl::StatusOr<std::string> mountinfo = ReadFile("/proc/self/mountinfo");
   if (!mountinfo.ok()) return mountinfo.status();
-  absl::StatusOr<std::string> cgroup = ReadPath("/proc/self/cgroup");
+  absl::StatusOr<std::string> cgroup = ReadFile("/proc/self/cgroup");
   if (!cgroup.ok()) return cgroup.status();
   return FindCgroup2In(*mountinfo, *cgroup);
 }

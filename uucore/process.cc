@@ -218,6 +218,15 @@ absl::Status SendSignal(pid_t pid, int sig) {
   return absl::OkStatus();
 }
 
+int PidfdOpen(pid_t pid) {
+#ifdef SYS_pidfd_open
+  return static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
+#else
+  errno = ENOSYS;
+  return -1;
+#endif
+}
+
 absl::Status BecomeGroupLeader() {
   if (getpgid(0) == getpid()) return absl::OkStatus();  // Already leading our own group (PID 1, setsid, ...).
   if (setpgid(0, 0) != 0) return absl::ErrnoToStatus(errno, "setpgid");

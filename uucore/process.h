@@ -132,6 +132,15 @@ int ExitStatusOf(int wait_status);
 // Error: NotFound (ESRCH) when no such process/group exists, PermissionDenied (EPERM), InvalidArgument (EINVAL).
 absl::Status SendSignal(pid_t pid, int sig);
 
+// PidfdOpen()
+//
+// pidfd_open(pid, 0) (Linux 5.3): a close-on-exec descriptor that names the process `pid` for good, however soon its
+// pid is reused (signal through it with pidfd_send_signal; it turns readable when the process has exited). The
+// caller closes it. A raw call, errno and all, for loops that open one per process and tell the cases apart.
+// Returns the descriptor, or -1 with errno: ESRCH when there is no such process, ENOSYS when the kernel (or the
+// headers this was built with) has no pidfd_open; then the caller falls back to the pid.
+int PidfdOpen(pid_t pid);
+
 // BecomeGroupLeader()
 //
 // Makes the caller the leader of a new process group (setpgid(0, 0)), so that its children inherit the group and

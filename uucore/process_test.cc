@@ -291,6 +291,20 @@ TEST(SendSignalTest, ErrorsFromKill) {
   EXPECT_THAT(SendSignal(*pid, 0), StatusIs(absl::StatusCode::kNotFound));
 }
 
+TEST(PidfdOpenTest, NamesALiveProcessAndNotAReapedOne) {
+  const int own = PidfdOpen(getpid());
+  if (own < 0 && errno == ENOSYS) GTEST_SKIP() << "no pidfd_open (Linux < 5.3)";
+  ASSERT_GE(own, 0) << strerror(errno);
+  EXPECT_EQ(fcntl(own, F_GETFD) & FD_CLOEXEC, FD_CLOEXEC);
+  close(own);
+  absl::StatusOr<pid_t> pid = Spawn(Argv({"true"}).get());
+  ASSERT_THAT(pid, IsOk());
+  ASSERT_THAT(Reap(*pid), IsOk());
+  errno = 0;
+  EXPECT_EQ(PidfdOpen(*pid), -1);
+  EXPECT_EQ(errno, ESRCH);
+}
+
 TEST(BecomeGroupLeaderTest, LeadsANewGroupAndIsIdempotent) {
   const pid_t pid = fork();
   if (pid == 0) {

@@ -29,6 +29,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
+#include "uucore/process.h"
 
 namespace uucore {
 namespace {
@@ -211,15 +212,6 @@ absl::StatusOr<std::vector<pid_t>> ListByProcScan(pid_t root) {
   return found;
 }
 
-int PidfdOpen(pid_t pid) {
-#ifdef SYS_pidfd_open
-  return static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
-#else
-  errno = ENOSYS;
-  return -1;
-#endif
-}
-
 // A descendant being signalled: its pidfd, or -1 to fall back to kill() by pid.
 struct Target {
   pid_t pid;
@@ -242,6 +234,26 @@ bool Alive(const Target& target) {
   if (target.pidfd >= 0) return syscall(SYS_pidfd_send_signal, target.pidfd, 0, nullptr, 0) == 0 || errno != ESRCH;
 #endif
   return kill(target.pid, 0) == 0 || errno != ESRCH;
+}
+
+// Signalling a tree: each process gets STOP as it is found, and the signal itself only once the walk is over, when
+// nobody can fork any more. Freeze unless the signal itself stops all forking (KILL), or is the freeze (STOP).
+bool FreezesFirst(int sig) { return sig != SIGKILL && sig != SIGSTOP; }
+
+// The end of a walk that sent each target its first signal: with the tree frozen, the signal itself and then CONT;
+// every pidfd closed. Returns how many were signalled.
+int FinishSignalling(const std::vector<Target>& targets, int sig) {
+  if (FreezesFirst(sig)) {
+    for (const Target& target : targets) SendTo(target, sig);
+    // A stopped process acts on the signal only once continued.
+    if (sig != SIGCONT) {
+      for (const Target& target : targets) SendTo(target, SIGCONT);
+    }
+  }
+  for (const Target& target : targets) {
+    if (target.pidfd >= 0) close(target.pidfd);
+  }
+  return static_cast<int>(targets.size());
 }
 
 double MonotonicSeconds() {
@@ -275,9 +287,7 @@ bool FullyExited(int proc_fd, const Target& target, unsigned long long start_tim
 absl::StatusOr<int> SignalByChildrenFiles(pid_t root, int sig) {
   ProcDir proc;
   if (proc.fd() < 0) return absl::ErrnoToStatus(errno, "open /proc");
-  // Freeze unless the signal itself stops all forking (KILL), or is the freeze (STOP).
-  const bool freeze = sig != SIGKILL && sig != SIGSTOP;
-  const int first = freeze ? SIGSTOP : sig;
+  const int first = FreezesFirst(sig) ? SIGSTOP : sig;  // To each process as it is found.
   struct Known {
     size_t target;           // index in targets
     int read_pass = -1;      // the first pass that read its children after it was signalled
@@ -414,17 +424,7 @@ absl::StatusOr<int> SignalByChildrenFiles(pid_t root, int sig) {
     // Bounded: past the wait, two more passes at most, whatever has not settled.
     if (MonotonicSeconds() >= wait_until && ++passes_after_wait > 2) break;
   }
-  if (freeze) {
-    for (const Target& target : targets) SendTo(target, sig);
-    // A stopped process acts on the signal only once continued.
-    if (sig != SIGCONT) {
-      for (const Target& target : targets) SendTo(target, SIGCONT);
-    }
-  }
-  for (const Target& target : targets) {
-    if (target.pidfd >= 0) close(target.pidfd);
-  }
-  return static_cast<int>(targets.size());
+  return FinishSignalling(targets, sig);
 }
 
 }  // namespace
@@ -454,9 +454,7 @@ absl::StatusOr<int> SignalDescendants(pid_t root, int sig, Enumeration how) {
     if (!HasChildrenFiles()) return absl::NotFoundError("no /proc/PID/task/TID/children (CONFIG_PROC_CHILDREN)");
     return SignalByChildrenFiles(root, sig);
   }
-  // Freeze unless the signal itself stops all forking (KILL), or is the freeze (STOP).
-  const bool freeze = sig != SIGKILL && sig != SIGSTOP;
-  const int first = freeze ? SIGSTOP : sig;
+  const int first = FreezesFirst(sig) ? SIGSTOP : sig;  // To each process as it is found.
   std::vector<Target> targets;
   // Who has been signalled, by (pid, start time): a process killed here can be reaped at once by a parent still
   // in wait(), and its pid given to a new process of the tree (pids wrap); by pid alone, that one went unsignalled.
@@ -506,18 +504,9 @@ absl::StatusOr<int> SignalDescendants(pid_t root, int sig, Enumeration how) {
     if (!found_new && tree == previous_tree) break;
     previous_tree = std::move(tree);
   }
-  if (freeze) {
-    for (const Target& target : targets) SendTo(target, sig);
-    // A stopped process acts on the signal only once continued.
-    if (sig != SIGCONT) {
-      for (const Target& target : targets) SendTo(target, SIGCONT);
-    }
-  }
-  for (const Target& target : targets) {
-    if (target.pidfd >= 0) close(target.pidfd);
-  }
-  if (!status.ok() && targets.empty()) return status;
-  return static_cast<int>(targets.size());
+  const int signalled = FinishSignalling(targets, sig);
+  if (!status.ok() && signalled == 0) return status;
+  return signalled;
 }
 
 absl::StatusOr<Reaped> ReapChildren(pid_t watched) {

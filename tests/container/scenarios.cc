@@ -32,16 +32,19 @@ std::vector<std::string> Args(const Init& init, const std::vector<std::string>& 
   return args;
 }
 
+// `runc run`, then the container's output until the app's `ready` appears (10 s at most). "" or what went wrong.
+std::string RunUntilReady(Container* container, const std::string& ready) {
+  if (std::string error = container->Run(); !error.empty()) return error;
+  if (!container->WaitFor(ready, 10)) return "no \"ready\" from the app: " + container->output();
+  return "";
+}
+
 // Runs the container up to the app's "ready", then `signal` through runc; PID 1's status within `seconds`.
 Outcome ReadyThenKill(const std::vector<std::string>& args, const std::string& signal, double seconds) {
   Outcome outcome;
   Container container({args});
-  outcome.error = container.Run();
+  outcome.error = RunUntilReady(&container, "ready\n");
   if (!outcome.error.empty()) return outcome;
-  if (!container.WaitFor("ready\n", 10)) {
-    outcome.error = "no \"ready\" from the app: " + container.output();
-    return outcome;
-  }
   const double start = Now();
   if (!container.Kill(signal)) outcome.error = "runc kill " + signal + " failed";
   outcome.statuses.push_back(container.Wait(seconds));
@@ -114,12 +117,8 @@ Outcome ImmuneToTerm(const Init& init) {
 Outcome CtrlC(const Init& init) {
   Outcome outcome;
   Container container({Args(init, {"/app", "tty"}), /*terminal=*/true});
-  outcome.error = container.Run();
+  outcome.error = RunUntilReady(&container, "ready");
   if (!outcome.error.empty()) return outcome;
-  if (!container.WaitFor("ready", 10)) {
-    outcome.error = "no \"ready\" from the app: " + container.output();
-    return outcome;
-  }
   container.Type("\x03");
   outcome.statuses.push_back(container.Wait(10));
   container.Drain(0.5);
@@ -130,12 +129,8 @@ Outcome CtrlC(const Init& init) {
 Outcome CtrlZ(const Init& init) {
   Outcome outcome;
   Container container({Args(init, {"/app", "tty"}), /*terminal=*/true});
-  outcome.error = container.Run();
+  outcome.error = RunUntilReady(&container, "ready");
   if (!outcome.error.empty()) return outcome;
-  if (!container.WaitFor("ready", 10)) {
-    outcome.error = "no \"ready\" from the app: " + container.output();
-    return outcome;
-  }
   const pid_t app = container.Child();
   if (app <= 0) {
     outcome.error = "the app is not PID 1's child";

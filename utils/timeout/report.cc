@@ -27,6 +27,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/strings/strip.h"
 #include "absl/time/time.h"
+#include "uucore/file.h"
 #include "uucore/i18n.h"
 #include "uucore/quote.h"
 #include "uucore/signals.h"
@@ -126,27 +127,8 @@ void CommandEnded(pid_t pid, int wait_status, Outcome* outcome) {
   }
 }
 
-namespace {
-
-absl::StatusOr<std::string> ReadWhole(const std::string& path) {
-  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return absl::ErrnoToStatus(errno, path);
-  std::string text;
-  char buf[4096];
-  for (;;) {
-    const ssize_t n = read(fd, buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;  // A stop/continue.
-    if (n <= 0) break;
-    text.append(buf, static_cast<size_t>(n));
-  }
-  close(fd);
-  return text;
-}
-
-}  // namespace
-
 absl::Status AddLiveUsage(pid_t pid, Outcome* outcome) {
-  absl::StatusOr<std::string> stat = ReadWhole(absl::StrCat("/proc/", pid, "/stat"));
+  absl::StatusOr<std::string> stat = uucore::ReadFile(absl::StrCat("/proc/", pid, "/stat"));
   if (!stat.ok()) return stat.status();
   // "PID (COMM) S ..." : COMM may hold spaces and parentheses, so the fields start after the last ')'.
   const size_t paren = stat->rfind(')');
@@ -161,7 +143,7 @@ absl::Status AddLiveUsage(pid_t pid, Outcome* outcome) {
   const double hz = static_cast<double>(sysconf(_SC_CLK_TCK));
   outcome->cpu_user += absl::Seconds(static_cast<double>(ticks[0] + ticks[2]) / hz);
   outcome->cpu_sys += absl::Seconds(static_cast<double>(ticks[1] + ticks[3]) / hz);
-  absl::StatusOr<std::string> status = ReadWhole(absl::StrCat("/proc/", pid, "/status"));
+  absl::StatusOr<std::string> status = uucore::ReadFile(absl::StrCat("/proc/", pid, "/status"));
   if (status.ok()) {
     for (absl::string_view line : absl::StrSplit(*status, '\n')) {
       int64_t kib;

@@ -72,7 +72,8 @@ void CommandEnded(pid_t pid, int wait_status, Outcome* outcome);
 // Adds the CPU time of `pid`, a process not yet reaped, and of its own reaped children (/proc/PID/stat's utime,
 // stime, cutime, cstime) to outcome's cpu, and raises max_rss_kib to its peak (/proc/PID/status VmHWM). For the one
 // case where timeout cannot reap the command before the report: its KILL to the process group kills timeout too.
-// Error: the errno of reading /proc/PID/stat, or InvalidArgument if it cannot be parsed.
+// Error: uucore::ReadFile's for /proc/PID/stat ("open /proc/PID/stat: REASON", code from errno), or InvalidArgument
+// if it cannot be parsed.
 absl::Status AddLiveUsage(pid_t pid, Outcome* outcome);
 
 // ToJson()
