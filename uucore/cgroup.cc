@@ -6,6 +6,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
@@ -342,6 +343,7 @@ absl::StatusOr<int> CgroupLeaf::Signal(int sig, absl::Duration freeze_wait) {
   }
   // Freeze unless someone (the caller, a SIGSTOP-like request) already has: then it stays frozen.
   bool thaw = false;
+  bool frozen_by_us = false;
   if (features_.freeze) {
     absl::StatusOr<std::string> state = ReadFileAt(dir_fd_, "cgroup.freeze");
     if (!state.ok()) return state.status();
@@ -353,11 +355,31 @@ absl::StatusOr<int> CgroupLeaf::Signal(int sig, absl::Duration freeze_wait) {
         return frozen;
       }
       thaw = true;
+      frozen_by_us = frozen.ok();
     }
   }
   absl::Status status = absl::OkStatus();
-  std::set<pid_t> signalled;
   int count = 0;
+  int subreaper = 0;
+  if (frozen_by_us && prctl(PR_GET_CHILD_SUBREAPER, &subreaper, 0, 0, 0) == 0 && subreaper != 0) {
+    // One listing and a plain kill() each: frozen, no member can fork, and none can be reaped, so no listed pid can
+    // be reused before we signal it. A member killed from outside stays a zombie until its parent reaps it, and
+    // that parent is a frozen member or us (the command's parent, and the subreaper every orphan comes to), not
+    // reaping while we are here. (The passes below, with pidfds and a second listing, cost ~20% more at 1,000.)
+    absl::StatusOr<std::vector<pid_t>> procs = Procs();
+    if (!procs.ok()) {
+      status = procs.status();
+    } else {
+      for (pid_t pid : *procs) {
+        if (kill(pid, sig) == 0 || errno != ESRCH) ++count;
+      }
+    }
+    absl::Status thawed = Freeze(false);
+    if (status.ok() && !thawed.ok()) status = thawed;
+    if (!status.ok() && count == 0) return status;
+    return count;
+  }
+  std::set<pid_t> signalled;
   for (;;) {  // Until a pass finds none new; frozen, the second pass only confirms.
     absl::StatusOr<std::vector<pid_t>> procs = Procs();
     if (!procs.ok()) {
