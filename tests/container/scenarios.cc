@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "tests/testing/ptrace.h"
+
 extern char** environ;
 
 namespace container_testing {
@@ -241,7 +243,7 @@ Window StartupWindow(const Init& init, const WindowOptions& options) {
       window.error = container->Create();
       if (!window.error.empty()) break;
       pid = container->pid();
-      if (trigger == Trigger::kFirstSyscall &&
+      if (trigger != Trigger::kComm &&
           ptrace(PTRACE_SEIZE, pid, nullptr, PTRACE_O_TRACEEXEC | PTRACE_O_TRACESYSGOOD | PTRACE_O_EXITKILL) != 0) {
         window.error = std::string("PTRACE_SEIZE: ") + strerror(errno);
         break;
@@ -254,7 +256,7 @@ Window StartupWindow(const Init& init, const WindowOptions& options) {
         sigemptyset(&none);
         sigprocmask(SIG_SETMASK, &none, nullptr);
         for (int fd = 0; fd < 3; ++fd) dup2(dev_null, fd);
-        if (trigger == Trigger::kFirstSyscall) ptrace(PTRACE_TRACEME, 0, nullptr, nullptr);
+        if (trigger != Trigger::kComm) ptrace(PTRACE_TRACEME, 0, nullptr, nullptr);
         execve(argv[0], argv.data(), envp);
         _exit(127);
       }
@@ -288,6 +290,8 @@ Window StartupWindow(const Init& init, const WindowOptions& options) {
       if (runtime == Runtime::kRunc) container->StartAsync();
       if (!NextStop(pid, PTRACE_CONT)) {
         window.error = "PID 1 never stopped at its exec";
+      } else if (trigger == Trigger::kSpawn) {
+        window.error = coreutils_testing::SignalAtSpawn(pid, options.signal);
       } else {
         window.error = TermAfterFirstSyscall(pid);
       }

@@ -7,6 +7,8 @@
 #ifndef TESTS_CONTAINER_SCENARIOS_H_
 #define TESTS_CONTAINER_SCENARIOS_H_
 
+#include <signal.h>
+
 #include <map>
 #include <string>
 #include <vector>
@@ -61,6 +63,10 @@ enum class Trigger {
   // queued, not dropped, and is dropped on delivery unless that first system call blocked it: deterministic, and
   // exactly issue 21's "blocked from the first instruction" (the kernel's part cannot lose anything here).
   kFirstSyscall,
+  // ptrace: the init stopped at the entry of the system call that makes its application (vfork, clone, clone3), then
+  // the signal, then detached as that call returns (tests/testing/ptrace.h): issue 21's "while the command is being
+  // spawned" (signals blocked, the application not yet made), hit every time.
+  kSpawn,
 };
 struct Window {
   std::string error;
@@ -74,6 +80,7 @@ struct WindowOptions {
   int trials = 1000;
   double give_up_seconds = 2;  // How long PID 1 may take to exit after the TERM before the trial counts as lost.
   int stop_after_lost = 1 << 30;  // A test that has failed need not wait out 1,000 lost trials.
+  int signal = SIGTERM;  // kSpawn: what is sent instead of TERM (an init that passes it on exits 128 + signal).
 };
 Window StartupWindow(const Init& init, const WindowOptions& options);
 
