@@ -549,10 +549,4 @@ char ProcessState(pid_t pid) {
   return paren != std::string::npos && paren + 2 < stat.size() ? stat[paren + 2] : 0;
 }
 
-double Now() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 }  // namespace container_testing

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "tests/testing/run.h"
+
 namespace container_testing {
 
 // A file of the runfiles ("utils/coreutils/coreutils"), under `bazel test`, `bazel run` or from bazel-bin.
@@ -99,8 +101,8 @@ class Container {
 // One process state letter from /proc/PID/stat ('S', 'T', 'Z', ...), or 0 if it is gone.
 char ProcessState(pid_t pid);
 
-// CLOCK_MONOTONIC in seconds.
-double Now();
+// CLOCK_MONOTONIC in seconds (tests/testing/run.h).
+using coreutils_testing::Now;
 
 }  // namespace container_testing
 

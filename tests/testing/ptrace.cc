@@ -18,14 +18,10 @@
 #include <string>
 #include <vector>
 
+#include "tests/testing/run.h"
+
 namespace coreutils_testing {
 namespace {
-
-double Now() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 std::string Errno(const char* what) { return std::string(what) + ": " + strerror(errno); }
 

@@ -20,13 +20,13 @@
 extern char** environ;
 
 namespace coreutils_testing {
-namespace {
-
 double Now() {
   timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return ts.tv_sec + ts.tv_nsec / 1e9;
 }
+
+namespace {
 
 [[noreturn]] void ChildFail(const char* what) {
   // Visible in the test's captured stderr; 200 is no status any utility uses.

@@ -38,6 +38,9 @@ struct Options {
 // The coreutils binary under test, from the test's runfiles, or $COREUTILS_TEST_BINARY when set (an absolute path).
 std::string BinaryPath();
 
+// CLOCK_MONOTONIC in seconds, for deadlines in tests.
+double Now();
+
 // Runs the coreutils binary with exactly this argv; argv[0] picks the utility, as a busybox-style link would.
 Result Invoke(const std::vector<std::string>& argv, const Options& options = {});
 
