@@ -142,9 +142,9 @@ class CgroupLeaf {
   //     frozen process cannot fork. Then reads Procs() and signals each through a pidfd (the pid is checked to be
   //     still in the group after the pidfd is taken, so a reused pid is never signalled; kill() where pidfds are
   //     unavailable), then thaws ("0"), on every path, unless the group was frozen before the call. When this call
-  //     froze the group and the caller is a child subreaper (timeout --tree), one listing and kill() each: no
-  //     listed pid can be reused meanwhile (members cannot fork, and their zombies wait for a frozen parent or the
-  //     caller). A signal with
+  //     froze the group and the caller is a child subreaper (timeout --tree) that does not reap during the call
+  //     (no other thread, no SIGCHLD handler), one listing and kill() each: members cannot fork, and their zombies
+  //     wait for a frozen parent or the caller (unless a parent ignores SIGCHLD; see cgroup.cc). A signal with
   //     a handler runs once thawed; a default fatal one kills a frozen process at once. If the freeze does not
   //     complete in time, the processes are signalled anyway, listed until a pass finds none new (a process forked
   //     in that window may be missed; a later KILL through cgroup.kill misses none).

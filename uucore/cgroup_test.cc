@@ -112,7 +112,7 @@ std::string ReadAll(const std::string& path) {
 
 // Real groups, as root or in a delegated subtree. Skipped where cgroup2 is absent or not ours to write.
 class CgroupLeafTest : public testing::Test {
- protected:
+ public:
   void SetUp() override {
     absl::StatusOr<Cgroup2Location> where = FindCgroup2();
     if (!where.ok()) GTEST_SKIP() << "no cgroup v2 here: " << where.status();
@@ -171,6 +171,8 @@ class CgroupLeafTest : public testing::Test {
     }
   }
 
+
+ protected:
   Cgroup2Location where_;
   std::vector<pid_t> started_;
 };
@@ -233,19 +235,19 @@ TEST_F(CgroupLeafTest, KillClearsEveryProcessHoweverItForked) {
   EXPECT_THAT(leaf->Remove(), IsOk());
 }
 
-TEST_F(CgroupLeafTest, OtherSignalsFreezeSignalEveryoneAndThaw) {
-  absl::StatusOr<CgroupLeaf> leaf = NewLeaf();
+// TERM to a group: a forking setsid daemon and 20 children die of it; one process ignores it and must run on, thawed.
+void TermSparesOnlyTheOneThatIgnoresIt(CgroupLeafTest* test) {
+  absl::StatusOr<CgroupLeaf> leaf = test->NewLeaf();
   ASSERT_THAT(leaf, IsOk());
   const std::string survivor_pid_file = absl::StrCat(getenv("TEST_TMPDIR") ? getenv("TEST_TMPDIR") : "/tmp",
                                                      "/survivor.", getpid());
-  // A forking setsid daemon and 20 children die of TERM; one process ignores it and must run on, thawed.
-  StartIn(leaf->path(),
-          "i=0; while [ $i -lt 20 ]; do sleep 1000 & i=$((i+1)); done; "
-          "setsid sh -c 'while :; do sleep 1000 & sleep 0.01; done' & "
-          "(trap '' TERM; echo $(exec sh -c 'echo $PPID') > " + survivor_pid_file + ".tmp; mv " + survivor_pid_file +
-              ".tmp " + survivor_pid_file + "; while :; do sleep 0.05; done) & "
-          "exec sleep 1000");
-  ASSERT_GE(AwaitProcs(*leaf, 24), 24u);
+  test->StartIn(leaf->path(),
+                "i=0; while [ $i -lt 20 ]; do sleep 1000 & i=$((i+1)); done; "
+                "setsid sh -c 'while :; do sleep 1000 & sleep 0.01; done' & "
+                "(trap '' TERM; echo $(exec sh -c 'echo $PPID') > " + survivor_pid_file + ".tmp; mv " +
+                    survivor_pid_file + ".tmp " + survivor_pid_file + "; while :; do sleep 0.05; done) & "
+                "exec sleep 1000");
+  ASSERT_GE(CgroupLeafTest::AwaitProcs(*leaf, 24), 24u);
   const double give_up = Now() + 20;
   while (!Exists(survivor_pid_file) && Now() < give_up) usleep(10000);
   const int survivor = atoi(ReadAll(survivor_pid_file).c_str());
@@ -267,8 +269,18 @@ TEST_F(CgroupLeafTest, OtherSignalsFreezeSignalEveryoneAndThaw) {
   EXPECT_NE(std::find(left.begin(), left.end(), survivor), left.end());
   EXPECT_EQ(kill(survivor, 0), 0);
   EXPECT_THAT(leaf->Signal(SIGKILL), IsOk());
-  EXPECT_TRUE(AwaitEmpty(*leaf));
+  EXPECT_TRUE(CgroupLeafTest::AwaitEmpty(*leaf));
   unlink(survivor_pid_file.c_str());
+}
+
+// As timeout --tree calls it (a subreaper): one listing of the frozen group and kill() each.
+TEST_F(CgroupLeafTest, OtherSignalsFreezeSignalEveryoneAndThaw) { TermSparesOnlyTheOneThatIgnoresIt(this); }
+
+// A caller that is not a subreaper: the pidfd passes, each pid checked to be still in the group.
+TEST_F(CgroupLeafTest, OtherSignalsFreezeSignalEveryoneAndThawWithoutASubreaper) {
+  ASSERT_EQ(prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0), 0);
+  TermSparesOnlyTheOneThatIgnoresIt(this);
+  ASSERT_EQ(prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0), 0);
 }
 
 TEST_F(CgroupLeafTest, AHandlerRunsOnceAfterTheThaw) {

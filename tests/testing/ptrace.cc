@@ -121,8 +121,14 @@ TracedResult RunSignalledAtSpawn(const std::string& path, const std::vector<std:
                                  double limit_seconds) {
   TracedResult result;
   int out[2], err[2];
-  if (pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0) {
+  if (pipe2(out, O_CLOEXEC) != 0) {
     result.error = Errno("pipe");
+    return result;
+  }
+  if (pipe2(err, O_CLOEXEC) != 0) {
+    result.error = Errno("pipe");
+    close(out[0]);
+    close(out[1]);
     return result;
   }
   std::vector<std::string> env = {"LC_ALL=C"};
@@ -154,6 +160,7 @@ TracedResult RunSignalledAtSpawn(const std::string& path, const std::vector<std:
     syscall(SYS_rt_sigprocmask, SIG_SETMASK, &none, nullptr, sizeof none);
     const int null = open("/dev/null", O_RDONLY);
     dup2(null, 0);
+    if (null > 2) close(null);  // Only 0: the program sees no descriptor the test opened.
     dup2(out[1], 1);
     dup2(err[1], 2);
     if (ptrace(PTRACE_TRACEME, 0, nullptr, nullptr) != 0) _exit(200);

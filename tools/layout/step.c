@@ -4,7 +4,8 @@
 // Runs PROGRAM under ptrace, one instruction at a time, and writes to OUT (hex, one per line) the address of each
 // instruction it runs, the first time, in order, until PROGRAM exits. A child PROGRAM starts with vfork (or
 // clone with CLONE_VFORK) runs PROGRAM's own code in PROGRAM's memory until it execs: it is stepped too, until then;
-// other children are not followed. --pid1 first moves into a new PID namespace, so that PROGRAM runs as its PID 1 (as a container's init).
+// other children are not followed, nor any program exec'ed (by the child, or by PROGRAM itself). --pid1 first
+// moves into a new PID namespace, so that PROGRAM runs as its PID 1 (as a container's init). x86-64 only.
 // Native, unlike valgrind: glibc picks its string functions' variants for this CPU, and the vDSO is there.
 // Signals PROGRAM receives are delivered to it as usual. Exit status: 0; 1 if PROGRAM could not be started.
 #define _GNU_SOURCE
@@ -66,11 +67,20 @@ int main(int argc, char** argv) {
     while (waitpid(current, &status, __WALL) < 0 && errno == EINTR) {
     }
     const int event = status >> 16;
-    if (!WIFSTOPPED(status) || (depth == 1 && event == PTRACE_EVENT_EXEC)) {
-      if (depth == 0) break;  // PROGRAM exited or was killed.
-      if (WIFSTOPPED(status)) ptrace(PTRACE_DETACH, current, 0, 0);  // The child exec'ed: its code is not ours.
+    if (!WIFSTOPPED(status) || event == PTRACE_EVENT_EXEC) {
+      // Exited, killed, or exec'ed another program (the child, or PROGRAM itself: env, nohup): its code is not
+      // ours. PROGRAM's exec ends the trace; the detached program runs on and is waited for.
+      if (WIFSTOPPED(status)) ptrace(PTRACE_DETACH, current, 0, 0);
+      if (depth == 0) {
+        if (WIFSTOPPED(status)) waitpid(current, &status, 0);
+        break;
+      }
       depth = 0;
       continue;
+    }
+    if (event == PTRACE_EVENT_VFORK && depth == 1) {
+      fprintf(stderr, "step: a vfork child vforked again: not followed\n");
+      return 1;
     }
     if (depth == 0 && event == PTRACE_EVENT_VFORK) {
       unsigned long child;
