@@ -358,35 +358,26 @@ absl::StatusOr<int> CgroupLeaf::Signal(int sig, absl::Duration freeze_wait) {
       frozen_by_us = frozen.ok();
     }
   }
+  // One listing and a plain kill() each when this call froze the group and we are the subreaper: frozen, no member
+  // can fork, and a member that dies (of this signal, or killed from outside) stays a zombie until its parent reaps
+  // it, a frozen member or us (the command's parent, and the subreaper every orphan comes to), not reaping while we
+  // are here. Only a parent that ignores SIGCHLD frees its child's pid at once; reusing it would take the pid
+  // counter wrapping round during this loop. (The pidfd passes cost ~20% more at 1,000 processes.)
+  int subreaper = 0;
+  const bool one_listing = frozen_by_us && prctl(PR_GET_CHILD_SUBREAPER, &subreaper, 0, 0, 0) == 0 && subreaper != 0;
   absl::Status status = absl::OkStatus();
   int count = 0;
-  int subreaper = 0;
-  if (frozen_by_us && prctl(PR_GET_CHILD_SUBREAPER, &subreaper, 0, 0, 0) == 0 && subreaper != 0) {
-    // One listing and a plain kill() each: frozen, no member can fork, and a member that dies (of this signal, or
-    // killed from outside) stays a zombie until its parent reaps it, a frozen member or us (the command's parent,
-    // and the subreaper every orphan comes to), not reaping while we are here. Only a parent that ignores SIGCHLD
-    // frees its child's pid at once; reusing it would take the pid counter wrapping round during this loop. (The
-    // passes below, with pidfds and a second listing, cost ~20% more at 1,000 processes.)
-    absl::StatusOr<std::vector<pid_t>> procs = Procs();
-    if (!procs.ok()) {
-      status = procs.status();
-    } else {
-      std::sort(procs->begin(), procs->end());  // cgroup.procs may list a pid twice after a move: signal it once.
-      procs->erase(std::unique(procs->begin(), procs->end()), procs->end());
-      for (pid_t pid : *procs) {
-        if (kill(pid, sig) == 0 || errno != ESRCH) ++count;
-      }
-    }
-    absl::Status thawed = Freeze(false);
-    if (status.ok() && !thawed.ok()) status = thawed;
-    if (!status.ok() && count == 0) return status;
-    return count;
-  }
-  std::set<pid_t> signalled;
+  std::set<pid_t> signalled;  // Each pid once, also one cgroup.procs lists twice (after a move).
   for (;;) {  // Until a pass finds none new; frozen, the second pass only confirms.
     absl::StatusOr<std::vector<pid_t>> procs = Procs();
     if (!procs.ok()) {
       status = procs.status();
+      break;
+    }
+    if (one_listing) {
+      for (pid_t pid : *procs) {
+        if (signalled.insert(pid).second && (kill(pid, sig) == 0 || errno != ESRCH)) ++count;
+      }
       break;
     }
     std::vector<std::pair<pid_t, int>> batch;  // (pid, pidfd or -1)
