@@ -54,18 +54,38 @@ Init ThroughLink() {
   return init;
 }
 
-void Check(const Init& init, Runtime runtime, int trials) {
+// Runs the trials; PID 1 must end the application and exit 128 + the signal in every one.
+void Check(const Init& init, const WindowOptions& options) {
+  const Window window = StartupWindow(init, options);
+  ASSERT_EQ(window.error, "");
+  printf("%s, %s, %s %s: %d trials, %d lost, %.2f ms per trial\n", init.name.c_str(),
+         options.runtime == Runtime::kRunc ? "runc" : "unshare", options.signal == SIGTERM ? "TERM" : "INT",
+         options.trigger == Trigger::kSpawn ? "at the spawn" : "after the first system call", window.trials,
+         window.lost, window.seconds * 1000 / std::max(window.trials, 1));
+  EXPECT_EQ(window.lost, 0);
+  EXPECT_EQ(window.statuses, (std::map<int, int>{{128 + options.signal, options.trials}}));
+}
+
+// TERM right after PID 1's first system call.
+WindowOptions FirstSyscall(Runtime runtime, int trials) {
   WindowOptions options;
   options.runtime = runtime;
   options.trigger = Trigger::kFirstSyscall;
   options.trials = trials;
   options.stop_after_lost = 5;  // Failed already: the rest would each wait 2 s.
-  const Window window = StartupWindow(init, options);
-  ASSERT_EQ(window.error, "");
-  printf("%s, %s: %d trials, %d lost, %.2f ms per trial\n", init.name.c_str(),
-         runtime == Runtime::kRunc ? "runc" : "unshare", window.trials, window.lost, window.seconds * 1000 / std::max(window.trials, 1));
-  EXPECT_EQ(window.lost, 0);
-  EXPECT_EQ(window.statuses, (std::map<int, int>{{128 + 15, trials}}));
+  return options;
+}
+
+// `sig` at the entry of the vfork that makes the application, in a bare PID namespace.
+WindowOptions AtTheSpawn(int sig) {
+  WindowOptions options;
+  options.runtime = Runtime::kUnshare;
+  options.trigger = Trigger::kSpawn;
+  options.signal = sig;
+  options.trials = Trials(10);
+  options.give_up_seconds = 5;
+  options.stop_after_lost = 1;  // Deterministic: one lost signal fails it, as would a thousand.
+  return options;
 }
 
 #ifdef COREUTILS_SANITIZED
@@ -77,45 +97,29 @@ constexpr bool kSanitized = false;
 TEST(StartupWindowTest, NoTermIsLostInAFreshPidNamespace) {
   if (kSanitized) GTEST_SKIP() << "sanitizer builds link the binary dynamically: ld.so runs unblocked first";
   if (const std::string why = UnshareUnavailable(); !why.empty()) GTEST_SKIP() << why;
-  Check(Ours(), Runtime::kUnshare, Trials(1000));
+  Check(Ours(), FirstSyscall(Runtime::kUnshare, Trials(1000)));
 }
 
 TEST(StartupWindowTest, NoTermIsLostInAFreshPidNamespaceThroughTheTimeoutLink) {
   if (kSanitized) GTEST_SKIP() << "sanitizer builds link the binary dynamically: ld.so runs unblocked first";
   if (const std::string why = UnshareUnavailable(); !why.empty()) GTEST_SKIP() << why;
-  Check(ThroughLink(), Runtime::kUnshare, Trials(1000));
+  Check(ThroughLink(), FirstSyscall(Runtime::kUnshare, Trials(1000)));
 }
 
 TEST(StartupWindowTest, NoTermIsLostUnderRunc) {
   if (kSanitized) GTEST_SKIP() << "sanitizer builds link the binary dynamically: ld.so runs unblocked first";
   if (const std::string why = RuncUnavailable(); !why.empty()) GTEST_SKIP() << why;
-  Check(Ours(), Runtime::kRunc, Trials(1000));
-}
-
-void CheckSpawn(int sig) {
-  WindowOptions options;
-  options.runtime = Runtime::kUnshare;
-  options.trigger = Trigger::kSpawn;
-  options.signal = sig;
-  options.trials = Trials(10);
-  options.give_up_seconds = 5;
-  options.stop_after_lost = 1;  // Deterministic: one lost signal fails it, as would a thousand.
-  const Window window = StartupWindow(Ours(), options);
-  ASSERT_EQ(window.error, "");
-  printf("ours, unshare, %s at the spawn: %d trials, %d lost, %.2f ms per trial\n", sig == SIGTERM ? "TERM" : "INT",
-         window.trials, window.lost, window.seconds * 1000 / std::max(window.trials, 1));
-  EXPECT_EQ(window.lost, 0);
-  EXPECT_EQ(window.statuses, (std::map<int, int>{{128 + sig, options.trials}}));
+  Check(Ours(), FirstSyscall(Runtime::kRunc, Trials(1000)));
 }
 
 TEST(SpawnWindowTest, ATermDuringTheSpawnEndsTheApplication) {
   if (const std::string why = UnshareUnavailable(); !why.empty()) GTEST_SKIP() << why;
-  CheckSpawn(SIGTERM);
+  Check(Ours(), AtTheSpawn(SIGTERM));
 }
 
 TEST(SpawnWindowTest, AnIntDuringTheSpawnEndsTheApplication) {
   if (const std::string why = UnshareUnavailable(); !why.empty()) GTEST_SKIP() << why;
-  CheckSpawn(SIGINT);
+  Check(Ours(), AtTheSpawn(SIGINT));
 }
 
 }  // namespace
