@@ -365,6 +365,7 @@ absl::StatusOr<int> CgroupLeaf::Signal(int sig, absl::Duration freeze_wait) {
   // counter wrapping round during this loop. (The pidfd passes cost ~20% more at 1,000 processes.)
   int subreaper = 0;
   const bool one_listing = frozen_by_us && prctl(PR_GET_CHILD_SUBREAPER, &subreaper, 0, 0, 0) == 0 && subreaper != 0;
+  const bool cont = sig != SIGKILL && sig != SIGCONT;  // As timeout continues a process group it signals.
   absl::Status status = absl::OkStatus();
   int count = 0;
   std::set<pid_t> signalled;  // Each pid once, also one cgroup.procs lists twice (after a move).
@@ -376,7 +377,9 @@ absl::StatusOr<int> CgroupLeaf::Signal(int sig, absl::Duration freeze_wait) {
     }
     if (one_listing) {
       for (pid_t pid : *procs) {
-        if (signalled.insert(pid).second && (kill(pid, sig) == 0 || errno != ESRCH)) ++count;
+        if (!signalled.insert(pid).second) continue;
+        if (kill(pid, sig) == 0 || errno != ESRCH) ++count;
+        if (cont) (void)kill(pid, SIGCONT);  // A stopped process acts on `sig` only once continued.
       }
       break;
     }
@@ -393,7 +396,10 @@ absl::StatusOr<int> CgroupLeaf::Signal(int sig, absl::Duration freeze_wait) {
     absl::StatusOr<std::vector<pid_t>> again = Procs();
     const std::set<pid_t> members = again.ok() ? std::set<pid_t>(again->begin(), again->end()) : std::set<pid_t>();
     for (const auto& [pid, pidfd] : batch) {
-      if (members.count(pid) != 0 && SendTo(pid, pidfd, sig)) ++count;
+      if (members.count(pid) != 0 && SendTo(pid, pidfd, sig)) {
+        ++count;
+        if (cont) (void)SendTo(pid, pidfd, SIGCONT);  // A stopped process acts on `sig` only once continued.
+      }
       if (pidfd >= 0) close(pidfd);
     }
   }

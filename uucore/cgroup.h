@@ -149,6 +149,8 @@ class CgroupLeaf {
   //     complete in time, the processes are signalled anyway, listed until a pass finds none new (a process forked
   //     in that window may be missed; a later KILL through cgroup.kill misses none).
   //   - Without cgroup.freeze: the same listing passes without the freeze.
+  // In both listing paths each process signalled then gets SIGCONT (unless `sig` is KILL or CONT), so that a stopped
+  // one acts on `sig`, as timeout continues a process group it signals.
   // sig 0 counts Procs() and sends nothing. Errors for single processes (ESRCH, EPERM) are ignored, as kill(1) of
   // a group would.
   // Errors: the errno of writing cgroup.kill or cgroup.freeze or of reading cgroup.procs (the caller falls back to

@@ -4,7 +4,7 @@
 // environment (every descendant inherits it, whatever it forks or however it leaves the group and session), waits
 // for the command to say it is ready, sends timeout SIGALRM (an expiry, as the timer's own), and then counts the
 // processes still alive that carry the marker. It prints one line: timeout's status, the survivors, and the backend
-// the report names. The /proc backend is forced the way a machine without cgroup v2 gives it: every cgroup2 mount is
+// the report names and whether it says -k's KILL was sent. The /proc backend is forced the way a machine without cgroup v2 gives it: every cgroup2 mount is
 // taken away in a private mount namespace. Reports are parsed with Python's json module, never by pattern.
 #include <signal.h>
 #include <stdio.h>
@@ -46,7 +46,7 @@ n=0
 for p in /proc/[0-9]*; do
   if tr '\0' '\n' <$p/environ 2>/dev/null | grep -qx "TREE_MARK=$mark"; then n=$((n+1)); kill -KILL ${p#/proc/}; fi
 done
-b=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["tree"]["backend"])' "$d/report")
+b=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(r["tree"]["backend"], "killed", str(r["killed"]).lower())' "$d/report")
 echo "status $s survivors $n backend $b"
 )sh";
 
@@ -65,7 +65,7 @@ class TreeBackendTest : public testing::TestWithParam<std::string> {
     }
     if (GetParam() == "proc" && !CanHideCgroups()) GTEST_SKIP() << "unshare --mount needs privileges here";
   }
-  // One line: "status S survivors N backend B".
+  // One line: "status S survivors N backend B killed true|false".
   std::string Scenario(const std::string& options, const std::string& shape, bool alarm = true) {
     Options run;
     run.limit_seconds = 120;
@@ -77,7 +77,7 @@ class TreeBackendTest : public testing::TestWithParam<std::string> {
     return r.out;
   }
   std::string Expected(int status) {
-    return "status " + std::to_string(status) + " survivors 0 backend " + GetParam() + "\n";
+    return "status " + std::to_string(status) + " survivors 0 backend " + GetParam() + " killed false\n";
   }
 };
 
@@ -115,6 +115,14 @@ TEST_P(TreeBackendTest, TwoNestedTimeoutsWithTree) {
   // The outer one times out: the inner timeout and everything below it, its own group included, are signalled.
   EXPECT_EQ(Scenario("--tree", "\"$BIN\" timeout --tree 100 sh -c "
                                "'setsid sh -c \"sleep 1000 &\"; sleep 1000 & touch \"$READY\"; wait'"),
+            Expected(124));
+}
+
+TEST_P(TreeBackendTest, AStoppedProcessIsContinuedToActOnTheSignal) {
+  // It stopped itself with a handler for TERM: only the SIGCONT that follows TERM lets the handler run (as GNU's
+  // timeout continues its group). Without it the tree would stand until -k's KILL, which the report would say.
+  EXPECT_EQ(Scenario("--tree -k 20", "sh -c 'trap \"exit 3\" TERM; kill -STOP $$; sleep 1000' & "
+                                     "sleep 0.3; touch \"$READY\"; wait"),
             Expected(124));
 }
 
