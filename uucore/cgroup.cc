@@ -312,6 +312,10 @@ absl::Status CgroupLeaf::Freeze(bool frozen, absl::Duration wait) {
   if (!features_.freeze) return absl::UnimplementedError("no cgroup.freeze (Linux 5.2)");
   absl::Status written = WriteFileAt(dir_fd_, "cgroup.freeze", frozen ? "1" : "0");
   if (!written.ok() || !frozen) return written;
+  return WaitFrozen(wait);
+}
+
+absl::Status CgroupLeaf::WaitFrozen(absl::Duration wait) const {
   const absl::Time deadline = absl::Now() + wait;
   for (;;) {
     absl::StatusOr<CgroupEvents> events = ReadEvents();  // Re-arms the poll before we look.
@@ -341,6 +345,23 @@ absl::StatusOr<int> CgroupLeaf::Signal(int sig, absl::Duration freeze_wait) {
     if (!killed.ok()) return killed;
     return static_cast<int>(procs->size());
   }
+  // As the subreaper (timeout --tree), kill() each listed pid: no pid we list can be freed for reuse while we are
+  // here unless its parent reaps it, and the parents are members (which cannot run once frozen) or us (the command's
+  // parent, and the subreaper every orphan comes to), not reaping while we are here. Only a parent that ignores
+  // SIGCHLD, or a member not yet frozen, frees a child's pid; reusing it would take the pid counter wrapping round
+  // during this call. Otherwise each pid goes through a pidfd, checked to be still a member (below).
+  int subreaper = 0;
+  const bool reaper = prctl(PR_GET_CHILD_SUBREAPER, &subreaper, 0, 0, 0) == 0 && subreaper != 0;
+  const bool cont = sig != SIGKILL && sig != SIGCONT;  // As timeout continues a process group it signals.
+  std::set<pid_t> signalled;  // Each pid once, also one cgroup.procs lists twice (after a move).
+  int count = 0;
+  const auto kill_each = [&](const std::vector<pid_t>& pids) {
+    for (pid_t pid : pids) {
+      if (!signalled.insert(pid).second) continue;
+      if (kill(pid, sig) == 0 || errno != ESRCH) ++count;
+      if (cont) (void)kill(pid, SIGCONT);  // A stopped process acts on `sig` only once continued.
+    }
+  };
   // Freeze unless someone (the caller, a SIGSTOP-like request) already has: then it stays frozen.
   bool thaw = false;
   bool frozen_by_us = false;
@@ -348,27 +369,30 @@ absl::StatusOr<int> CgroupLeaf::Signal(int sig, absl::Duration freeze_wait) {
     absl::StatusOr<std::string> state = ReadFileAt(dir_fd_, "cgroup.freeze");
     if (!state.ok()) return state.status();
     if (!absl::StartsWith(*state, "1")) {
-      absl::Status frozen = Freeze(true, freeze_wait);
-      // Not frozen in time: the freeze stays requested (it completes later) and is lifted below all the same.
-      if (!frozen.ok() && frozen.code() != absl::StatusCode::kDeadlineExceeded) {
+      if (absl::Status asked = WriteFileAt(dir_fd_, "cgroup.freeze", "1"); !asked.ok()) return asked;
+      thaw = true;
+      // Signal while the freeze completes: the kernel wakes each member to trap it, and one signalled first dies at
+      // that wake instead of trapping and being woken again (~15% less at 1,000 processes). Exact all the same: once
+      // the write has returned, every member is marked to trap before it runs any more of its own code, so no
+      // handler runs before the thaw and no child is born of one; a fork already under way ends in a child that the
+      // listing after the freeze finds. (A process killed here counts as not frozen until it has exited, so the wait
+      // below also covers those exits.)
+      if (reaper) {
+        if (absl::StatusOr<std::vector<pid_t>> procs = Procs(); procs.ok()) kill_each(*procs);
+      }
+      absl::Status frozen = WaitFrozen(freeze_wait);
+      // Not frozen in time: the freeze stays requested (it completes later) and is lifted below all the same; the
+      // listing passes below then run until one finds none new.
+      if (!frozen.ok() && frozen.code() != absl::StatusCode::kDeadlineExceeded && count == 0) {
         (void)Freeze(false);
         return frozen;
       }
-      thaw = true;
       frozen_by_us = frozen.ok();
     }
   }
-  // One listing and a plain kill() each when this call froze the group and we are the subreaper: frozen, no member
-  // can fork, and a member that dies (of this signal, or killed from outside) stays a zombie until its parent reaps
-  // it, a frozen member or us (the command's parent, and the subreaper every orphan comes to), not reaping while we
-  // are here. Only a parent that ignores SIGCHLD frees its child's pid at once; reusing it would take the pid
-  // counter wrapping round during this loop. (The pidfd passes cost ~20% more at 1,000 processes.)
-  int subreaper = 0;
-  const bool one_listing = frozen_by_us && prctl(PR_GET_CHILD_SUBREAPER, &subreaper, 0, 0, 0) == 0 && subreaper != 0;
-  const bool cont = sig != SIGKILL && sig != SIGCONT;  // As timeout continues a process group it signals.
+  // Frozen by this call: one listing finds every member there is (none can fork), and kill() each new one.
+  const bool one_listing = frozen_by_us && reaper;
   absl::Status status = absl::OkStatus();
-  int count = 0;
-  std::set<pid_t> signalled;  // Each pid once, also one cgroup.procs lists twice (after a move).
   for (;;) {  // Until a pass finds none new; frozen, the second pass only confirms.
     absl::StatusOr<std::vector<pid_t>> procs = Procs();
     if (!procs.ok()) {
@@ -376,11 +400,7 @@ absl::StatusOr<int> CgroupLeaf::Signal(int sig, absl::Duration freeze_wait) {
       break;
     }
     if (one_listing) {
-      for (pid_t pid : *procs) {
-        if (!signalled.insert(pid).second) continue;
-        if (kill(pid, sig) == 0 || errno != ESRCH) ++count;
-        if (cont) (void)kill(pid, SIGCONT);  // A stopped process acts on `sig` only once continued.
-      }
+      kill_each(*procs);
       break;
     }
     std::vector<std::pair<pid_t, int>> batch;  // (pid, pidfd or -1)

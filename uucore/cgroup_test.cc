@@ -296,6 +296,30 @@ TEST_F(CgroupLeafTest, AHandlerRunsOnceAfterTheThaw) {
   unlink(file.c_str());
 }
 
+// Exactness: the signal reaches the processes there were when it was sent, not a child that a handler forks once it
+// has got the signal (the group is frozen before the first signal and thawed only after the last).
+TEST_F(CgroupLeafTest, AChildThatTheHandlerForksIsNotSignalled) {
+  absl::StatusOr<CgroupLeaf> leaf = NewLeaf();
+  ASSERT_THAT(leaf, IsOk());
+  const std::string file = absl::StrCat(getenv("TEST_TMPDIR") ? getenv("TEST_TMPDIR") : "/tmp", "/born.", getpid());
+  unlink(file.c_str());
+  StartIn(leaf->path(), "trap 'sleep 1000 & echo $! > " + file + ".tmp; mv " + file + ".tmp " + file +
+                            "; wait' TERM; while :; do sleep 0.05; done");
+  ASSERT_GE(AwaitProcs(*leaf, 2), 2u);
+  ASSERT_THAT(leaf->Signal(SIGTERM), IsOk());
+  const double give_up = Now() + 20;
+  while (!Exists(file) && Now() < give_up) usleep(10000);
+  const pid_t born = atoi(ReadAll(file).c_str());
+  ASSERT_GT(born, 0);
+  usleep(300000);  // A TERM sent to it would have ended it by now.
+  const std::string stat = ReadAll(absl::StrCat("/proc/", born, "/stat"));
+  ASSERT_FALSE(stat.empty()) << "the handler's child is gone";
+  EXPECT_EQ(stat.substr(stat.rfind(')') + 2, 1), "S") << stat;
+  EXPECT_THAT(leaf->Signal(SIGKILL), IsOk());
+  EXPECT_TRUE(AwaitEmpty(*leaf));
+  unlink(file.c_str());
+}
+
 TEST_F(CgroupLeafTest, EventsFdWakesWhenTheLastProcessExits) {
   absl::StatusOr<CgroupLeaf> leaf = NewLeaf();
   ASSERT_THAT(leaf, IsOk());
