@@ -32,6 +32,7 @@
 #include "gtest/gtest.h"
 #include "tests/container/runtime.h"
 #include "tests/container/scenarios.h"
+#include "tests/testing/ptrace.h"
 
 namespace container_testing {
 namespace {
@@ -97,28 +98,33 @@ constexpr bool kSanitized = false;
 TEST(StartupWindowTest, NoTermIsLostInAFreshPidNamespace) {
   if (kSanitized) GTEST_SKIP() << "sanitizer builds link the binary dynamically: ld.so runs unblocked first";
   if (const std::string why = UnshareUnavailable(); !why.empty()) GTEST_SKIP() << why;
+  if (const std::string why = coreutils_testing::PtraceUnavailable(); !why.empty()) GTEST_SKIP() << why;
   Check(Ours(), FirstSyscall(Runtime::kUnshare, Trials(1000)));
 }
 
 TEST(StartupWindowTest, NoTermIsLostInAFreshPidNamespaceThroughTheTimeoutLink) {
   if (kSanitized) GTEST_SKIP() << "sanitizer builds link the binary dynamically: ld.so runs unblocked first";
   if (const std::string why = UnshareUnavailable(); !why.empty()) GTEST_SKIP() << why;
+  if (const std::string why = coreutils_testing::PtraceUnavailable(); !why.empty()) GTEST_SKIP() << why;
   Check(ThroughLink(), FirstSyscall(Runtime::kUnshare, Trials(1000)));
 }
 
 TEST(StartupWindowTest, NoTermIsLostUnderRunc) {
   if (kSanitized) GTEST_SKIP() << "sanitizer builds link the binary dynamically: ld.so runs unblocked first";
   if (const std::string why = RuncUnavailable(); !why.empty()) GTEST_SKIP() << why;
+  if (const std::string why = coreutils_testing::PtraceUnavailable(); !why.empty()) GTEST_SKIP() << why;
   Check(Ours(), FirstSyscall(Runtime::kRunc, Trials(1000)));
 }
 
 TEST(SpawnWindowTest, ATermDuringTheSpawnEndsTheApplication) {
   if (const std::string why = UnshareUnavailable(); !why.empty()) GTEST_SKIP() << why;
+  if (const std::string why = coreutils_testing::PtraceUnavailable(); !why.empty()) GTEST_SKIP() << why;
   Check(Ours(), AtTheSpawn(SIGTERM));
 }
 
 TEST(SpawnWindowTest, AnIntDuringTheSpawnEndsTheApplication) {
   if (const std::string why = UnshareUnavailable(); !why.empty()) GTEST_SKIP() << why;
+  if (const std::string why = coreutils_testing::PtraceUnavailable(); !why.empty()) GTEST_SKIP() << why;
   Check(Ours(), AtTheSpawn(SIGINT));
 }
 
