@@ -264,6 +264,15 @@ TEST_F(ReportTest, AFileThatCannotBeOpenedStopsTimeoutBeforeTheCommand) {
   EXPECT_NE(access((dir_ + "/ran").c_str(), F_OK), 0) << "the command ran";
   ExpectCase({"a directory", {"timeout", "--report=" + dir_, "10", "true"}, 125, "",
               "timeout: failed to open '" + dir_ + "' for writing: Is a directory\n"});
+  // An empty name and a name ending in '/' are refused as open(2) refuses them, also before the command runs.
+  ExpectCase({"empty", {"timeout", "--report=", "10", "touch", dir_ + "/ran"}, 125, "",
+              "timeout: failed to open '' for writing: No such file or directory\n"});
+  ExpectCase({"a directory to be", {"timeout", "--report=" + dir_ + "/new/", "10", "touch", dir_ + "/ran"}, 125, "",
+              "timeout: failed to open '" + dir_ + "/new/' for writing: Is a directory\n"});
+  EXPECT_NE(access((dir_ + "/ran").c_str(), F_OK), 0) << "the command ran";
+  EXPECT_NE(system(("ls -A " + dir_ + " | grep -q .").c_str()), 0) << "a file was left in " << dir_;
+  ExpectCase({"no parent", {"timeout", "--report=" + dir_ + "/no/new/", "10", "true"}, 125, "",
+              "timeout: failed to open '" + dir_ + "/no/new/' for writing: No such file or directory\n"});
 }
 
 TEST_F(ReportTest, IsReplacedAtomically) {
