@@ -164,6 +164,11 @@ TEST(TimeoutTest, TimingOut) {
             {"timeout", "-s", "RTMIN+1", "0.1", "sleep", "10"}, 124, 0, "", ""},
            {"a signal timeout would die of is not turned on itself", {"timeout", "-s", "USR1", "0.1", "sleep", "10"},
             124, 0, "", ""},
+           // The command cannot have ended before a deadline that passed while it was still being started (GNU's
+           // timer, armed right after fork, fires then too): 124, however fast the command is once it runs.
+           {"a deadline that passed during the start is a timeout", {"timeout", "-v", "1e-9", "sh", "-c", "exit 3"},
+            124, 0, "", "timeout: sending signal TERM to command 'sh'\n"},
+           {"also for a command that exits at once", {"timeout", "0.000001", "true"}, 124, 0, "", ""},
        }) {
     Check(c);
   }

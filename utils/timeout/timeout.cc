@@ -728,6 +728,8 @@ int Run(const Options& options) {
     outcome.backend = BackendName(TreeBackend::kProc);
   }
   const absl::Duration spawned = uucore::MonotonicNow();
+  // The spawn returns once the command has exec'd: a deadline already passed then passed before it could end.
+  const bool expired_while_starting = first_alarm.HasPassed();
   if (!child.ok()) {
     const int status = uucore::ExecFailureStatus(child.status());
     std::string message;
@@ -805,6 +807,9 @@ int Run(const Options& options) {
       monitor.command_status.reset();
     };
   }
+  // It has timed out however fast it ends now (GNU's timer, armed right after fork, has fired by then too): expire
+  // before its exit can be seen, or a command quicker than our return from the spawn would escape a passed deadline.
+  if (expired_while_starting) monitor.Expire();
   for (;;) {
     int sig, code;
     pid_t sender;
