@@ -117,5 +117,24 @@ TEST_F(GermanTest, MessagesAreGnusTranslations) {
   }
 }
 
+// C.UTF-8 speaks English, as C does: LANGUAGE (GNU gettext's list of languages) is ignored, messages and strerror
+// alike, as GNU 9.10 on a current glibc does (glibc bug 16621; the static glibc 2.36 we link would translate).
+TEST(Utf8LocaleTest, LanguageIsIgnoredUnderCUtf8AsUnderC) {
+  if (!HasGermanCatalog()) GTEST_SKIP() << "no /usr/share/locale/de/LC_MESSAGES/coreutils.mo (Debian's coreutils)";
+  const Options utf8 = InLocale({"LC_ALL=C.UTF-8", "LANGUAGE=de"});
+  ExpectCase({"a message", {"timeout", "1x", "true"}, 125, "",
+              "timeout: invalid time interval \u20181x\u2019\nTry 'timeout --help' for more information.\n"},
+             utf8);
+  ExpectCase({"strerror", {"timeout", "1", "/nonexistent"}, 127, "",
+              "timeout: failed to run command \u2018/nonexistent\u2019: No such file or directory\n"},
+             utf8);
+  ExpectCase({"getopt", {"timeout", "-x", "1", "true"}, 125, "",
+              "timeout: invalid option -- 'x'\nTry 'timeout --help' for more information.\n"},
+             utf8);
+  ExpectCase({"C", {"timeout", "1x", "true"}, 125, "",
+              "timeout: invalid time interval '1x'\nTry 'timeout --help' for more information.\n"},
+             InLocale({"LC_ALL=C", "LANGUAGE=de"}));
+}
+
 }  // namespace
 }  // namespace coreutils_testing

@@ -25,6 +25,10 @@ void UseUserLocale() {
   if (locale_taken) return;
   locale_taken = true;
   setlocale(LC_ALL, "");  // Failure keeps "C": English and ASCII quotes, as GNU.
+  // C.UTF-8's messages are C's: English, LANGUAGE ignored, as glibc 2.43 has it (bug 16621; GNU 9.10 on it); the
+  // static glibc 2.36 we link would let LANGUAGE translate them (and strerror).
+  const char* messages = setlocale(LC_MESSAGES, nullptr);
+  if (messages != nullptr && strncmp(messages, "C.", 2) == 0) setlocale(LC_MESSAGES, "C");
 }
 
 bool LocaleIsUtf8() {

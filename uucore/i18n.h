@@ -25,7 +25,8 @@ namespace uucore {
 // UseUserLocale()
 //
 // Sets the process's locale from the environment (LC_ALL, LC_*, LANG) the first time it is called; later calls
-// do nothing. An unknown or missing locale leaves "C" in force, as GNU's setlocale(LC_ALL, "") does.
+// do nothing. An unknown or missing locale leaves "C" in force, as GNU's setlocale(LC_ALL, "") does. Messages in
+// C.UTF-8 (C.utf8) are C's: English whatever LANGUAGE says, as current glibc has it.
 void UseUserLocale();
 
 // LocaleIsUtf8()
