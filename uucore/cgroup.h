@@ -138,20 +138,17 @@ class CgroupLeaf {
   //     in the subtree, including those forked meanwhile, atomically. The count is of the processes there just
   //     before.
   //   - Any other signal (or KILL without cgroup.kill) with cgroup.freeze: writes "1" to cgroup.freeze (once that
-  //     returns, every member is marked to trap before it runs any more of its own code: no handler runs, nobody
-  //     forks), waits up to `freeze_wait` for `frozen 1` in cgroup.events (a process in uninterruptible sleep can
-  //     delay it), then reads Procs() and signals each through a pidfd (the pid is checked to be still in the group
-  //     after the pidfd is taken, so a reused pid is never signalled; kill() where pidfds are unavailable), then
-  //     thaws ("0"), on every path, unless the group was frozen before the call. When the caller is a child
-  //     subreaper (timeout --tree) that does not reap during the call (no other thread, no SIGCHLD handler), kill()
-  //     each instead: it lists and signals right after the write, while the freeze completes (a process killed then
-  //     dies at the wake that would have trapped it), and once frozen lists again for what a fork under way added;
-  //     zombies wait for a frozen parent or the caller, so no listed pid is reused (unless a parent ignores SIGCHLD
-  //     or reaps before it is frozen; see cgroup.cc). A signal with a handler runs once thawed; a default fatal one
-  //     kills a frozen process at once (and a killed process counts as not frozen until it has exited, so the wait
-  //     also covers those exits). If the freeze does not complete in time, the processes are signalled anyway,
-  //     listed until a pass finds none new (a process forked in that window may be missed; a later KILL through
-  //     cgroup.kill misses none).
+  //     returns, every member is marked to trap before it runs any more of its own code: no handler runs and nobody
+  //     starts a fork; one under way completes), waits up to `freeze_wait` for `frozen 1` in cgroup.events (a
+  //     process in uninterruptible sleep can delay it), then reads Procs() and signals each through a pidfd (the
+  //     pid is checked to be still in the group after the pidfd is taken, so a reused pid is never signalled;
+  //     kill() where pidfds are unavailable), then thaws ("0"), on every path, unless the group was frozen before
+  //     the call. When this call froze the group and the caller is a child subreaper (timeout --tree) that does not
+  //     reap during the call (no other thread, no SIGCHLD handler), one listing and kill() each: zombies wait for a
+  //     frozen parent or the caller, so no listed pid is reused (unless a parent ignores SIGCHLD; see cgroup.cc).
+  //     A signal with a handler runs once thawed; a default fatal one kills a frozen process at once. If the freeze
+  //     does not complete in time, the processes are signalled anyway, listed until a pass finds none new (a process
+  //     forked in that window may be missed; a later KILL through cgroup.kill misses none).
   //   - Without cgroup.freeze: the same listing passes without the freeze.
   // In both listing paths each process signalled then gets SIGCONT (unless `sig` is KILL or CONT), so that a stopped
   // one acts on `sig`, as timeout continues a process group it signals.
