@@ -125,12 +125,14 @@ TEST(Utf8LocaleTest, LanguageIsIgnoredUnderCUtf8AsUnderC) {
   ExpectCase({"a message", {"timeout", "1x", "true"}, 125, "",
               "timeout: invalid time interval \u20181x\u2019\nTry 'timeout --help' for more information.\n"},
              utf8);
-  ExpectCase({"strerror", {"timeout", "1", "/nonexistent"}, 127, "",
-              "timeout: failed to run command \u2018/nonexistent\u2019: No such file or directory\n"},
-             utf8);
-  ExpectCase({"getopt", {"timeout", "-x", "1", "true"}, 125, "",
-              "timeout: invalid option -- 'x'\nTry 'timeout --help' for more information.\n"},
-             utf8);
+  if (access("/usr/share/locale/de/LC_MESSAGES/libc.mo", R_OK) == 0) {  // Else glibc would say it in English anyway.
+    ExpectCase({"strerror", {"timeout", "1", "/nonexistent"}, 127, "",
+                "timeout: failed to run command \u2018/nonexistent\u2019: No such file or directory\n"},
+               utf8);
+    ExpectCase({"getopt", {"timeout", "-x", "1", "true"}, 125, "",
+                "timeout: invalid option -- 'x'\nTry 'timeout --help' for more information.\n"},
+               utf8);
+  }
   ExpectCase({"C", {"timeout", "1x", "true"}, 125, "",
               "timeout: invalid time interval '1x'\nTry 'timeout --help' for more information.\n"},
              InLocale({"LC_ALL=C", "LANGUAGE=de"}));

@@ -122,7 +122,8 @@ TEST_P(TreeBackendTest, AStoppedProcessIsContinuedToActOnTheSignal) {
   // It stopped itself with a handler for TERM: only the SIGCONT that follows TERM lets the handler run (as GNU's
   // timeout continues its group). Without it the tree would stand until -k's KILL, which the report would say.
   EXPECT_EQ(Scenario("--tree -k 20", "sh -c 'trap \"exit 3\" TERM; kill -STOP $$; sleep 1000' & "
-                                     "sleep 0.3; touch \"$READY\"; wait"),
+                                     "until [ \"$(cut -d' ' -f3 /proc/$!/stat)\" = T ]; do sleep 0.05; done; "
+                                     "touch \"$READY\"; wait"),
             Expected(124));
 }
 

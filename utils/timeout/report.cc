@@ -255,12 +255,13 @@ absl::StatusOr<ReportFile> ReportFile::Open(absl::string_view path_view) {
   struct stat st;
   const bool exists = stat(path.c_str(), &st) == 0;
   if (exists && S_ISDIR(st.st_mode)) return OpenError(path, EISDIR);
-  if (path.back() == '/') {  // As open(2) with O_CREAT: a directory to be (or no such parent), never a file.
-    const size_t end = path.find_last_not_of('/');
-    const size_t slash = end == std::string::npos ? std::string::npos : path.rfind('/', end);
-    const std::string parent = slash == std::string::npos ? "." : path.substr(0, slash + 1);
-    struct stat parent_st;
-    return OpenError(path, stat(parent.c_str(), &parent_st) == 0 ? EISDIR : errno);
+  if (path.back() == '/') {
+    // A directory to be, never a file: open(2) with O_CREAT refuses it without creating anything, and says why
+    // (EISDIR, or ENOENT, EACCES, ENOTDIR on the way).
+    const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | O_NOCTTY, 0666);
+    const int err = fd < 0 ? errno : EISDIR;
+    if (fd >= 0) close(fd);
+    return OpenError(path, err);
   }
   if (exists && !S_ISREG(st.st_mode)) {  // A FIFO, a device: written where it is.
     const int fd = open(path.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
