@@ -312,10 +312,6 @@ absl::Status CgroupLeaf::Freeze(bool frozen, absl::Duration wait) {
   if (!features_.freeze) return absl::UnimplementedError("no cgroup.freeze (Linux 5.2)");
   absl::Status written = WriteFileAt(dir_fd_, "cgroup.freeze", frozen ? "1" : "0");
   if (!written.ok() || !frozen) return written;
-  return WaitFrozen(wait);
-}
-
-absl::Status CgroupLeaf::WaitFrozen(absl::Duration wait) const {
   const absl::Time deadline = absl::Now() + wait;
   for (;;) {
     absl::StatusOr<CgroupEvents> events = ReadEvents();  // Re-arms the poll before we look.
@@ -370,20 +366,19 @@ absl::StatusOr<int> CgroupLeaf::Signal(int sig, absl::Duration freeze_wait) {
     absl::StatusOr<std::string> state = ReadFileAt(dir_fd_, "cgroup.freeze");
     if (!state.ok()) return state.status();
     if (!absl::StartsWith(*state, "1")) {
-      if (absl::Status asked = WriteFileAt(dir_fd_, "cgroup.freeze", "1"); !asked.ok()) return asked;
-      thaw = true;
       // Every member traps before it runs any more of its own code once the write has returned; `frozen 1` says all
       // have (a fork under way has ended, its child is listed). Signalling during that wait would spare each killed
       // process a second wake-up (~15% at 1,000), but a killed process counts as not frozen until it has exited, so
       // the thaw, and with it every handler in the tree, would wait for the slowest death (0.4-0.7 s behind an 8 GB
       // process), with timeout's own wait blocked meanwhile.
-      absl::Status frozen = WaitFrozen(freeze_wait);
+      absl::Status frozen = Freeze(true, freeze_wait);
       // Not frozen in time: the freeze stays requested (it completes later) and is lifted below all the same; the
       // listing passes below then run until one finds none new.
       if (!frozen.ok() && frozen.code() != absl::StatusCode::kDeadlineExceeded) {
         (void)Freeze(false);
         return frozen;
       }
+      thaw = true;
       frozen_by_us = frozen.ok();
     }
   }

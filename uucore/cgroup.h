@@ -195,8 +195,6 @@ class CgroupLeaf {
   absl::Status Remove();
 
  private:
-  // Polls cgroup.events until `frozen 1`, up to `wait`.
-  absl::Status WaitFrozen(absl::Duration wait) const;
 
   CgroupLeaf(std::string path, std::string parent_dir, int dir_fd, int events_fd, CgroupFeatures features);
   void CloseFds();
