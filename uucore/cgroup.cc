@@ -341,23 +341,13 @@ absl::StatusOr<int> CgroupLeaf::Signal(int sig, absl::Duration freeze_wait) {
     if (!killed.ok()) return killed;
     return static_cast<int>(procs->size());
   }
-  // Frozen by this call and the subreaper (timeout --tree): one listing and kill() each. No listed pid can be freed
-  // for reuse while we are here unless its parent reaps it, and the parents are frozen members or us (the command's
-  // parent, and the subreaper every orphan comes to), not reaping while we are here. Only a parent that ignores
-  // SIGCHLD frees a child's pid at once; reusing it would take the pid counter wrapping round during this call.
-  // Otherwise each pid goes through a pidfd, checked to be still a member (below). (The pidfd passes cost ~20% more
-  // at 1,000 processes.)
-  int subreaper = 0;
-  const bool reaper = prctl(PR_GET_CHILD_SUBREAPER, &subreaper, 0, 0, 0) == 0 && subreaper != 0;
   const bool cont = sig != SIGKILL && sig != SIGCONT;  // As timeout continues a process group it signals.
-  std::set<pid_t> signalled;  // Each pid once, also one cgroup.procs lists twice (after a move).
   int count = 0;
-  const auto kill_each = [&](const std::vector<pid_t>& pids) {
-    for (pid_t pid : pids) {
-      if (!signalled.insert(pid).second) continue;
-      if (kill(pid, sig) == 0 || errno != ESRCH) ++count;
-      if (cont) (void)kill(pid, SIGCONT);  // A stopped process acts on `sig` only once continued.
-    }
+  // `sig` through the pidfd (kill() with -1), then SIGCONT: a stopped process acts on `sig` only once continued.
+  const auto send = [&](pid_t pid, int pidfd) {
+    if (!SendTo(pid, pidfd, sig)) return;
+    ++count;
+    if (cont) (void)SendTo(pid, pidfd, SIGCONT);
   };
   // Freeze unless someone (the caller, a SIGSTOP-like request) already has: then it stays frozen.
   bool thaw = false;
@@ -382,8 +372,16 @@ absl::StatusOr<int> CgroupLeaf::Signal(int sig, absl::Duration freeze_wait) {
       frozen_by_us = frozen.ok();
     }
   }
-  const bool one_listing = frozen_by_us && reaper;
+  // Frozen by this call and the subreaper (timeout --tree): one listing and kill() each. No listed pid can be freed
+  // for reuse while we are here unless its parent reaps it, and the parents are frozen members or us (the command's
+  // parent, and the subreaper every orphan comes to), not reaping while we are here. Only a parent that ignores
+  // SIGCHLD frees a child's pid at once; reusing it would take the pid counter wrapping round during this call.
+  // Otherwise each pid goes through a pidfd, checked to be still a member (below). (The pidfd passes cost ~20% more
+  // at 1,000 processes.)
+  int subreaper = 0;
+  const bool one_listing = frozen_by_us && prctl(PR_GET_CHILD_SUBREAPER, &subreaper, 0, 0, 0) == 0 && subreaper != 0;
   absl::Status status = absl::OkStatus();
+  std::set<pid_t> signalled;  // Each pid once, also one cgroup.procs lists twice (after a move).
   for (;;) {  // Until a pass finds none new; frozen, the second pass only confirms.
     absl::StatusOr<std::vector<pid_t>> procs = Procs();
     if (!procs.ok()) {
@@ -391,7 +389,9 @@ absl::StatusOr<int> CgroupLeaf::Signal(int sig, absl::Duration freeze_wait) {
       break;
     }
     if (one_listing) {
-      kill_each(*procs);
+      for (pid_t pid : *procs) {
+        if (signalled.insert(pid).second) send(pid, -1);
+      }
       break;
     }
     std::vector<std::pair<pid_t, int>> batch;  // (pid, pidfd or -1)
@@ -407,10 +407,7 @@ absl::StatusOr<int> CgroupLeaf::Signal(int sig, absl::Duration freeze_wait) {
     absl::StatusOr<std::vector<pid_t>> again = Procs();
     const std::set<pid_t> members = again.ok() ? std::set<pid_t>(again->begin(), again->end()) : std::set<pid_t>();
     for (const auto& [pid, pidfd] : batch) {
-      if (members.count(pid) != 0 && SendTo(pid, pidfd, sig)) {
-        ++count;
-        if (cont) (void)SendTo(pid, pidfd, SIGCONT);  // A stopped process acts on `sig` only once continued.
-      }
+      if (members.count(pid) != 0) send(pid, pidfd);
       if (pidfd >= 0) close(pidfd);
     }
   }

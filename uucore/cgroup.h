@@ -195,7 +195,6 @@ class CgroupLeaf {
   absl::Status Remove();
 
  private:
-
   CgroupLeaf(std::string path, std::string parent_dir, int dir_fd, int events_fd, CgroupFeatures features);
   void CloseFds();
 

@@ -171,7 +171,6 @@ class CgroupLeafTest : public testing::Test {
     }
   }
 
-
  protected:
   Cgroup2Location where_;
   std::vector<pid_t> started_;

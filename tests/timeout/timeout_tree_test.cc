@@ -3,9 +3,10 @@
 // Each tree scenario runs timeout under a shell script that starts it in the background with a marker in its
 // environment (every descendant inherits it, whatever it forks or however it leaves the group and session), waits
 // for the command to say it is ready, sends timeout SIGALRM (an expiry, as the timer's own), and then counts the
-// processes still alive that carry the marker. It prints one line: timeout's status, the survivors, and the backend
-// the report names and whether it says -k's KILL was sent. The /proc backend is forced the way a machine without cgroup v2 gives it: every cgroup2 mount is
-// taken away in a private mount namespace. Reports are parsed with Python's json module, never by pattern.
+// processes still alive that carry the marker. It prints one line: timeout's status, the survivors, the backend the
+// report names and whether it says -k's KILL was sent. The /proc backend is forced the way a machine without cgroup
+// v2 gives it: every cgroup2 mount is taken away in a private mount namespace. Reports are parsed with Python's json
+// module, never by pattern.
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
