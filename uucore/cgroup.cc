@@ -359,8 +359,8 @@ absl::StatusOr<int> CgroupLeaf::Signal(int sig, absl::Duration freeze_wait) {
       // Every member traps before it runs any more of its own code once the write has returned; `frozen 1` says all
       // have (a fork under way has ended, its child is listed). Signalling during that wait would spare each killed
       // process a second wake-up (~15% at 1,000), but a killed process counts as not frozen until it has exited, so
-      // the thaw, and with it every handler in the tree, would wait for the slowest death (0.4-0.7 s behind an 8 GB
-      // process), with timeout's own wait blocked meanwhile.
+      // the thaw, and with it every handler in the tree, would wait for the slowest death (an order of magnitude later
+      // behind an 8 GB process), with timeout's own wait blocked meanwhile.
       absl::Status frozen = Freeze(true, freeze_wait);
       // Not frozen in time: the freeze stays requested (it completes later) and is lifted below all the same; the
       // listing passes below then run until one finds none new.
