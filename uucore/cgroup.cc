@@ -29,10 +29,11 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 #include "absl/strings/strip.h"
-#include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "uucore/duration.h"
 #include "uucore/file.h"
 #include "uucore/process.h"
+#include "uucore/signal_wait.h"
 
 namespace uucore {
 namespace {
@@ -136,13 +137,6 @@ absl::StatusOr<CgroupEvents> ParseEvents(absl::string_view text) {
   }
   if (!seen) return absl::InternalError(absl::StrCat("unexpected cgroup.events: ", text));
   return events;
-}
-
-int PollTimeoutMs(absl::Time deadline) {
-  const absl::Duration left = deadline - absl::Now();
-  if (left <= absl::ZeroDuration()) return 0;
-  return static_cast<int>(std::min<int64_t>(absl::ToInt64Milliseconds(absl::Ceil(left, absl::Milliseconds(1))),
-                                            1 << 30));
 }
 
 // Empties DIR (and the groups below it) into DEST's cgroup.procs and removes it, deepest first.
@@ -312,18 +306,18 @@ absl::Status CgroupLeaf::Freeze(bool frozen, absl::Duration wait) {
   if (!features_.freeze) return absl::UnimplementedError("no cgroup.freeze (Linux 5.2)");
   absl::Status written = WriteFileAt(dir_fd_, "cgroup.freeze", frozen ? "1" : "0");
   if (!written.ok() || !frozen) return written;
-  const absl::Time deadline = absl::Now() + wait;
+  const Deadline deadline = Deadline::In(wait);  // Monotonic: a step of the wall clock neither cuts nor stretches it.
   for (;;) {
     absl::StatusOr<CgroupEvents> events = ReadEvents();  // Re-arms the poll before we look.
     if (!events.ok()) return events.status();
     if (events->frozen) return absl::OkStatus();
-    const int timeout_ms = PollTimeoutMs(deadline);
-    if (timeout_ms == 0) {
+    if (deadline.HasPassed()) {
       return absl::DeadlineExceededError(
           absl::StrCat("cgroup ", path_, " not frozen after ", absl::FormatDuration(wait)));
     }
     pollfd p = {events_fd_, POLLPRI, 0};
-    if (poll(&p, 1, timeout_ms) < 0 && errno != EINTR) return ErrnoError(errno, "poll cgroup.events");
+    const timespec left = ToKernelTimespec(deadline.Remaining());  // Recomputed after every wake (EINTR included).
+    if (ppoll(&p, 1, &left, nullptr) < 0 && errno != EINTR) return ErrnoError(errno, "poll cgroup.events");
   }
 }
 
