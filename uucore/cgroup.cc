@@ -8,7 +8,6 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -83,12 +82,7 @@ std::optional<std::string> Below(absl::string_view path, absl::string_view root)
 }
 
 // Sends through the pidfd when there is one; true unless the process is gone.
-bool SendTo(pid_t pid, int pidfd, int sig) {
-#ifdef SYS_pidfd_send_signal
-  if (pidfd >= 0) return syscall(SYS_pidfd_send_signal, pidfd, sig, nullptr, 0) == 0 || errno != ESRCH;
-#endif
-  return kill(pid, sig) == 0 || errno != ESRCH;
-}
+bool SendTo(pid_t pid, int pidfd, int sig) { return SignalVia(pid, pidfd, sig) == 0 || errno != ESRCH; }
 
 std::vector<pid_t> ParsePids(absl::string_view text) {
   std::vector<pid_t> pids;

@@ -227,6 +227,13 @@ int PidfdOpen(pid_t pid) {
 #endif
 }
 
+int SignalVia(pid_t pid, int pidfd, int sig) {
+#ifdef SYS_pidfd_send_signal
+  if (pidfd >= 0) return static_cast<int>(syscall(SYS_pidfd_send_signal, pidfd, sig, nullptr, 0));
+#endif
+  return kill(pid, sig);
+}
+
 absl::Status BecomeGroupLeader() {
   if (getpgid(0) == getpid()) return absl::OkStatus();  // Already leading our own group (PID 1, setsid, ...).
   if (setpgid(0, 0) != 0) return absl::ErrnoToStatus(errno, "setpgid");

@@ -141,6 +141,12 @@ absl::Status SendSignal(pid_t pid, int sig);
 // headers this was built with) has no pidfd_open; then the caller falls back to the pid.
 int PidfdOpen(pid_t pid);
 
+// SignalVia()
+//
+// pidfd_send_signal(pidfd, sig) when `pidfd` >= 0 (it reaches the process the pidfd names or nobody), else
+// kill(pid, sig). A raw call like PidfdOpen(): 0, or -1 with errno (ESRCH: the process is gone).
+int SignalVia(pid_t pid, int pidfd, int sig);
+
 // BecomeGroupLeader()
 //
 // Makes the caller the leader of a new process group (setpgid(0, 0)), so that its children inherit the group and

@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
-#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -218,23 +217,10 @@ struct Target {
   int pidfd;
 };
 
-void SendTo(const Target& target, int sig) {
-#ifdef SYS_pidfd_send_signal
-  if (target.pidfd >= 0) {
-    // Errors ignored: ESRCH means it has exited (the pidfd never reaches a process that reused the pid).
-    (void)syscall(SYS_pidfd_send_signal, target.pidfd, sig, nullptr, 0);
-    return;
-  }
-#endif
-  (void)kill(target.pid, sig);
-}
+// Errors ignored: ESRCH means it has exited (the pidfd never reaches a process that reused the pid).
+void SendTo(const Target& target, int sig) { (void)SignalVia(target.pid, target.pidfd, sig); }
 
-bool Alive(const Target& target) {
-#ifdef SYS_pidfd_send_signal
-  if (target.pidfd >= 0) return syscall(SYS_pidfd_send_signal, target.pidfd, 0, nullptr, 0) == 0 || errno != ESRCH;
-#endif
-  return kill(target.pid, 0) == 0 || errno != ESRCH;
-}
+bool Alive(const Target& target) { return SignalVia(target.pid, target.pidfd, 0) == 0 || errno != ESRCH; }
 
 // Signalling a tree: each process gets STOP as it is found, and the signal itself only once the walk is over, when
 // nobody can fork any more. Freeze unless the signal itself stops all forking (KILL), or is the freeze (STOP).
@@ -483,14 +469,12 @@ absl::StatusOr<int> SignalDescendants(pid_t root, int sig, Enumeration how) {
       if (pidfd < 0 && errno == ESRCH) continue;  // Exited (and reaped) since the listing.
       // Checked after opening: if the pid now names a stranger, its parent is outside the tree.
       const std::optional<Stat> stat = ReadStat(pid);
-#ifdef SYS_pidfd_send_signal
       // Still alive after the read: the stat is the pidfd's process, not a newer one that reused the pid.
-      if (pidfd >= 0 && syscall(SYS_pidfd_send_signal, pidfd, 0, nullptr, 0) != 0 && errno == ESRCH) {
+      if (pidfd >= 0 && SignalVia(pid, pidfd, 0) != 0 && errno == ESRCH) {
         close(pidfd);
         found_new = true;  // It exited; whoever took its pid is looked at in the next pass.
         continue;
       }
-#endif
       if (!stat.has_value() || seen.count({pid, stat->start_time}) != 0 ||
           (stat->ppid != root && tree.count(stat->ppid) == 0 && !signalled_pid(stat->ppid))) {
         if (pidfd >= 0) close(pidfd);

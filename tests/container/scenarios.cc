@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "tests/testing/ptrace.h"
+#include "uucore/process.h"
 
 extern char** environ;
 
@@ -305,7 +306,7 @@ Window StartupWindow(const Init& init, const WindowOptions& options) {
     if (runtime == Runtime::kRunc) {
       status = container->Wait(options.give_up_seconds);
     } else {
-      const int pidfd = static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
+      const int pidfd = uucore::PidfdOpen(pid);
       pollfd pfd = {pidfd, POLLIN, 0};
       const bool exited = pidfd >= 0 && poll(&pfd, 1, static_cast<int>(options.give_up_seconds * 1000)) == 1;
       if (pidfd >= 0) close(pidfd);
