@@ -306,6 +306,38 @@ TEST(PidfdOpenTest, NamesALiveProcessAndNotAReapedOne) {
   EXPECT_EQ(errno, ESRCH);
 }
 
+TEST(SignalViaTest, ReachesThePidfdsProcessAndSaysWhenItIsGone) {
+  absl::StatusOr<pid_t> pid = Spawn(Argv({"sleep", "30"}).get());
+  ASSERT_THAT(pid, IsOk());
+  const int pidfd = PidfdOpen(*pid);
+  if (pidfd < 0 && (errno == ENOSYS || errno == EPERM)) {
+    (void)kill(*pid, SIGKILL);
+    (void)Reap(*pid);
+    GTEST_SKIP() << "no pidfd_open here: " << strerror(errno);
+  }
+  ASSERT_GE(pidfd, 0) << strerror(errno);
+  EXPECT_EQ(SignalVia(*pid, pidfd, 0), 0);
+  EXPECT_EQ(SignalVia(*pid, pidfd, SIGTERM), 0);
+  absl::StatusOr<int> status = Reap(*pid);
+  ASSERT_THAT(status, IsOk());
+  EXPECT_TRUE(WIFSIGNALED(*status) && WTERMSIG(*status) == SIGTERM) << *status;
+  errno = 0;
+  // Reaped: the pidfd reaches nobody, whoever has the pid now; with a pidfd the pid is not used (ours is alive).
+  EXPECT_EQ(SignalVia(getpid(), pidfd, 0), -1);
+  EXPECT_EQ(errno, ESRCH);
+  close(pidfd);
+}
+
+TEST(SignalViaTest, WithoutAPidfdIsKillByPid) {
+  EXPECT_EQ(SignalVia(getpid(), -1, 0), 0);
+  absl::StatusOr<pid_t> pid = Spawn(Argv({"true"}).get());
+  ASSERT_THAT(pid, IsOk());
+  ASSERT_THAT(Reap(*pid), IsOk());
+  errno = 0;
+  EXPECT_EQ(SignalVia(*pid, -1, 0), -1);
+  EXPECT_EQ(errno, ESRCH);
+}
+
 TEST(BecomeGroupLeaderTest, LeadsANewGroupAndIsIdempotent) {
   const pid_t pid = fork();
   if (pid == 0) {
