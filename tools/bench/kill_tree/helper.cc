@@ -14,6 +14,12 @@
 //                                      cgroup_fd (clone3 into the group), at DURATION CgroupLeaf::Signal(SIG)
 //                                      (cgroup.kill for KILL; freeze, pidfds, thaw otherwise), reaps until ECHILD,
 //                                      Remove(); exits 124, or 137 for KILL.
+//   helper phases flat|daemons N SIG [ROUNDS]
+//                                      where the cgroup backend's time goes: subreaper, a leaf, `helper tree` started
+//                                      in it; per round, for KILL "kill_ms reaped_ms" (cgroup.kill, then until the last
+//                                      one is reaped), for other signals "freeze_ms list_ms signal_ms thaw_ms reaped_ms"
+//                                      (Signal()'s steps one by one: Freeze(true), Procs(), kill() SIG and CONT each,
+//                                      Freeze(false), then until the last one is reaped), each from the step before.
 //   helper proc flat|daemons N SIG files|scan|auto [ROUNDS]
 //                                      uucore::SignalDescendants() alone: becomes subreaper, builds the tree, and
 //                                      prints per round "signal_ms reaped_ms signalled" (SignalDescendants, then
@@ -31,6 +37,7 @@
 #include <unistd.h>
 
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/numbers.h"
@@ -138,6 +145,67 @@ int Leaf(int sig, double duration, char** command) {
   return sig == SIGKILL ? 137 : 124;
 }
 
+// Starts `helper tree SHAPE N READY` (SELF) with `spawn` and waits for READY, then lets the tree settle.
+absl::StatusOr<pid_t> StartTree(const std::string& shape, int n, const char* self, const uucore::SpawnOptions& spawn) {
+  const std::string ready = "/tmp/kill-tree-helper-ready." + std::to_string(getpid());
+  unlink(ready.c_str());
+  const std::string count = std::to_string(n);
+  const char* argv[] = {self, "tree", shape.c_str(), count.c_str(), ready.c_str(), nullptr};
+  absl::StatusOr<pid_t> child = uucore::Spawn(const_cast<char* const*>(argv), spawn);
+  if (!child.ok()) return child;
+  while (access(ready.c_str(), F_OK) != 0) usleep(10000);
+  unlink(ready.c_str());
+  usleep(200000);  // Let the tree settle (the last daemons' intermediate children exit).
+  return child;
+}
+
+int Phases(const std::string& shape, int n, int sig, int rounds, const char* self) {
+  if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0) Die("prctl");
+  absl::StatusOr<uucore::Cgroup2Location> where = uucore::FindCgroup2();
+  if (!where.ok()) {
+    fprintf(stderr, "helper: %s\n", std::string(where.status().message()).c_str());
+    return 125;
+  }
+  for (int round = 0; round < rounds; ++round) {
+    absl::StatusOr<uucore::CgroupLeaf> leaf = uucore::CgroupLeaf::Create(*where, "kill-tree-phases");
+    if (!leaf.ok()) {
+      fprintf(stderr, "helper: %s\n", std::string(leaf.status().message()).c_str());
+      return 125;
+    }
+    uucore::SpawnOptions spawn;
+    spawn.cgroup_fd = leaf->dir_fd();
+    if (!StartTree(shape, n, self, spawn).ok()) Die("spawn");
+    std::vector<double> at = {Now()};
+    bool ok = true;
+    if (sig == SIGKILL) {
+      ok = leaf->Kill().ok();
+      at.push_back(Now());
+    } else {
+      ok = leaf->Freeze(true).ok();
+      at.push_back(Now());
+      absl::StatusOr<std::vector<pid_t>> procs = leaf->Procs();
+      at.push_back(Now());
+      ok = ok && procs.ok();
+      for (pid_t pid : procs.ok() ? *procs : std::vector<pid_t>()) {
+        (void)kill(pid, sig);
+        (void)kill(pid, SIGCONT);
+      }
+      at.push_back(Now());
+      ok = leaf->Freeze(false).ok() && ok;
+      at.push_back(Now());
+    }
+    while (waitpid(-1, nullptr, 0) > 0 || errno == EINTR) {
+    }
+    at.push_back(Now());
+    if (!ok) fprintf(stderr, "helper: a step failed in round %d\n", round);
+    for (size_t i = 1; i < at.size(); ++i) printf("%s%.2f", i > 1 ? " " : "", (at[i] - at[i - 1]) * 1e3);
+    printf("\n");
+    fflush(stdout);
+    (void)leaf->Remove();
+  }
+  return 0;
+}
+
 int Proc(const std::string& shape, int n, int sig, const std::string& how_name, int rounds, const char* self) {
   if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0) Die("prctl");
   const uucore::Enumeration how = how_name == "files"  ? uucore::Enumeration::kChildrenFiles
@@ -189,6 +257,12 @@ int main(int argc, char* argv[]) {
     double duration;
     if (at + 1 < argc && absl::SimpleAtod(argv[at], &duration)) return Leaf(sig, duration, argv + at + 1);
   }
+  if (mode == "phases" && (argc == 5 || argc == 6) && absl::SimpleAtoi(argv[3], &n)) {
+    absl::StatusOr<int> sig = uucore::ParseSignal(argv[4]);
+    int rounds = 1;
+    if (argc == 6 && !absl::SimpleAtoi(argv[5], &rounds)) rounds = 1;
+    if (sig.ok()) return Phases(argv[2], n, *sig, rounds, "/proc/self/exe");
+  }
   if (mode == "proc" && (argc == 6 || argc == 7) && absl::SimpleAtoi(argv[3], &n)) {
     absl::StatusOr<int> sig = uucore::ParseSignal(argv[4]);
     int rounds = 1;
@@ -196,7 +270,7 @@ int main(int argc, char* argv[]) {
     if (sig.ok()) return Proc(argv[2], n, *sig, argv[5], rounds, "/proc/self/exe");
   }
   fprintf(stderr, "usage: helper tree flat|daemons N READY | floor [-s SIG] DURATION COMMAND... | "
-                  "leaf [-s SIG] DURATION COMMAND... | "
+                  "leaf [-s SIG] DURATION COMMAND... | phases flat|daemons N SIG [ROUNDS] | "
                   "proc flat|daemons N SIG files|scan|auto [ROUNDS]\n");
   return 2;
 }
