@@ -212,16 +212,7 @@ int Proc(const std::string& shape, int n, int sig, const std::string& how_name, 
                                   : how_name == "scan" ? uucore::Enumeration::kProcScan
                                                        : uucore::Enumeration::kAuto;
   for (int round = 0; round < rounds; ++round) {
-    const std::string ready = "/tmp/kill-tree-helper-ready." + std::to_string(getpid());
-    unlink(ready.c_str());
-    const pid_t child = fork();
-    if (child == 0) {
-      execl(self, self, "tree", shape.c_str(), std::to_string(n).c_str(), ready.c_str(), static_cast<char*>(nullptr));
-      _exit(127);
-    }
-    while (access(ready.c_str(), F_OK) != 0) usleep(10000);
-    unlink(ready.c_str());
-    usleep(200000);  // Let the tree settle (the last daemons' intermediate children exit).
+    if (!StartTree(shape, n, self, uucore::SpawnOptions()).ok()) Die("spawn");
     const double t0 = Now();
     absl::StatusOr<int> signalled = uucore::SignalDescendants(getpid(), sig, how);
     const double t1 = Now();
