@@ -212,6 +212,9 @@ struct Monitor {
   // back to for the rest of the run). Errors are ignored, as for a process group.
   void SignalTree(int sig) {
     if (backend == TreeBackend::kCgroup) {
+      // KILL without --report: nobody reads the count, so cgroup.kill at once, not after a listing of the group
+      // (0.2 ms at 100 processes, 0.9 ms at 1,000 on the 2-core VM).
+      if (sig == SIGKILL && options.report == nullptr && leaf->features().kill && leaf->Kill().ok()) return;
       absl::StatusOr<int> n = leaf->Signal(sig);
       if (n.ok()) {
         signalled += *n;
@@ -760,28 +763,30 @@ int Run(const Options& options) {
   // What the report says once the command has ended, before the leaf goes (its cpu.stat) and before we die of the
   // command's signal.
   const auto ended = [&](const Ending& ending) {
-    outcome.timed_out = monitor.timed_out;
-    if (!monitor.timed_out) outcome.signal.reset();
-    outcome.killed = monitor.killed;
-    outcome.signalled = monitor.signalled;
-    outcome.backend = BackendName(monitor.backend) ? std::optional<std::string>(BackendName(monitor.backend))
-                                                   : std::nullopt;
-    timeout_report::CommandEnded(*child, *monitor.command_status, &outcome);
-    rusage children;
-    if (getrusage(RUSAGE_CHILDREN, &children) == 0) {  // Every child and descendant reaped so far.
-      outcome.cpu_user = absl::DurationFromTimeval(children.ru_utime);
-      outcome.cpu_sys = absl::DurationFromTimeval(children.ru_stime);
-      outcome.max_rss_kib = children.ru_maxrss;
-    }
-    if (leaf.has_value()) {
-      // The group's own account: every process that ran in it, also those reaped by others than us.
-      if (absl::StatusOr<uucore::CgroupCpu> cpu = leaf->ReadCpu(); cpu.ok()) {
-        outcome.cpu_user = cpu->user;
-        outcome.cpu_sys = cpu->system;
+    if (report.has_value()) {  // Without one, none of this is read: no system call for it.
+      outcome.timed_out = monitor.timed_out;
+      if (!monitor.timed_out) outcome.signal.reset();
+      outcome.killed = monitor.killed;
+      outcome.signalled = monitor.signalled;
+      outcome.backend = BackendName(monitor.backend) ? std::optional<std::string>(BackendName(monitor.backend))
+                                                     : std::nullopt;
+      timeout_report::CommandEnded(*child, *monitor.command_status, &outcome);
+      rusage children;
+      if (getrusage(RUSAGE_CHILDREN, &children) == 0) {  // Every child and descendant reaped so far.
+        outcome.cpu_user = absl::DurationFromTimeval(children.ru_utime);
+        outcome.cpu_sys = absl::DurationFromTimeval(children.ru_stime);
+        outcome.max_rss_kib = children.ru_maxrss;
       }
-      if (absl::StatusOr<int64_t> peak = leaf->ReadMemoryPeak(); peak.ok()) outcome.max_rss_kib = *peak / 1024;
-      (void)leaf->Remove();  // Before we may die of the command's signal, which runs no destructor.
+      if (leaf.has_value()) {
+        // The group's own account: every process that ran in it, also those reaped by others than us.
+        if (absl::StatusOr<uucore::CgroupCpu> cpu = leaf->ReadCpu(); cpu.ok()) {
+          outcome.cpu_user = cpu->user;
+          outcome.cpu_sys = cpu->system;
+        }
+        if (absl::StatusOr<int64_t> peak = leaf->ReadMemoryPeak(); peak.ok()) outcome.max_rss_kib = *peak / 1024;
+      }
     }
+    if (leaf.has_value()) (void)leaf->Remove();  // Before we may die of the command's signal, which runs no destructor.
     const int status = finish(ending.status);
     if (ending.die_of != 0 && status == ending.status) DieOf(ending.die_of);
     return status;
