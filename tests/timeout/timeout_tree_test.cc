@@ -24,16 +24,18 @@ namespace {
 
 // $1 binary, $2 scratch directory, $3 backend (cgroup|proc), $4 timeout's options before DURATION, $5 the command's
 // shell script (it sees READY: the file to create once its tree stands; BIN: the binary), $6 "alarm" to send SIGALRM once READY
-// exists, else wait for timeout to finish by itself.
+// exists, else wait for timeout to finish by itself, $7 "noreport" to run timeout without --report (the line then
+// says "backend (no report)").
 constexpr char kScenario[] = R"sh(
-bin=$1 d=$2 backend=$3 opts=$4 shape=$5 alarm=$6
+bin=$1 d=$2 backend=$3 opts=$4 shape=$5 alarm=$6 rep=$7
+if [ "$rep" = noreport ]; then ropt=; else ropt=--report=$d/report; fi
 mark="coreutils-tree-test-$$"
 if [ "$backend" = proc ]; then
   set -- unshare --mount sh -c 'for m in $(findmnt -rn -t cgroup2 -o TARGET); do umount -l "$m" || exit 9; done; exec "$@"' sh
 else
   set --
 fi
-TREE_MARK=$mark READY=$d/ready BIN=$bin "$@" "$bin" timeout $opts --report="$d/report" 60 sh -c "$shape" &
+TREE_MARK=$mark READY=$d/ready BIN=$bin "$@" "$bin" timeout $opts $ropt 60 sh -c "$shape" &
 t=$!
 if [ "$alarm" = alarm ]; then
   i=0
@@ -47,7 +49,11 @@ n=0
 for p in /proc/[0-9]*; do
   if tr '\0' '\n' <$p/environ 2>/dev/null | grep -qx "TREE_MARK=$mark"; then n=$((n+1)); kill -KILL ${p#/proc/}; fi
 done
-b=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(r["tree"]["backend"], "killed", str(r["killed"]).lower())' "$d/report")
+if [ "$rep" = noreport ]; then
+  b="(no report)"
+else
+  b=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(r["tree"]["backend"], "killed", str(r["killed"]).lower())' "$d/report")
+fi
 echo "status $s survivors $n backend $b"
 )sh";
 
@@ -67,11 +73,11 @@ class TreeBackendTest : public testing::TestWithParam<std::string> {
     if (GetParam() == "proc" && !CanHideCgroups()) GTEST_SKIP() << "unshare --mount needs privileges here";
   }
   // One line: "status S survivors N backend B killed true|false".
-  std::string Scenario(const std::string& options, const std::string& shape, bool alarm = true) {
+  std::string Scenario(const std::string& options, const std::string& shape, bool alarm = true, bool report = true) {
     Options run;
     run.limit_seconds = 120;
     Result r = RunProgram("/bin/sh", {"sh", "-c", kScenario, "sh", BinaryPath(), MakeTempDir(), GetParam(), options,
-                                      shape, alarm ? "alarm" : "wait"},
+                                      shape, alarm ? "alarm" : "wait", report ? "report" : "noreport"},
                           run);
     EXPECT_EQ(r.status, 0) << r.err;
     EXPECT_FALSE(r.hung);
@@ -126,6 +132,14 @@ TEST_P(TreeBackendTest, AStoppedProcessIsContinuedToActOnTheSignal) {
                                      "until [ \"$(cut -d' ' -f3 /proc/$!/stat)\" = T ]; do sleep 0.05; done; "
                                      "touch \"$READY\"; wait"),
             Expected(124));
+}
+
+TEST_P(TreeBackendTest, KillWithoutAReportLeavesNothing) {
+  // Without --report nobody reads a count, so the cgroup backend writes cgroup.kill at once, unlisted.
+  EXPECT_EQ(Scenario("--tree -s KILL", "setsid sh -c 'while :; do sleep 1000 & sleep 0.02; done' & "
+                                       "(setsid sleep 1000 &); sleep 0.3; touch \"$READY\"; sleep 1000",
+                     /*alarm=*/true, /*report=*/false),
+            "status 137 survivors 0 backend (no report)\n");
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, TreeBackendTest, testing::Values("cgroup", "proc"),
