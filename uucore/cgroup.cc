@@ -55,6 +55,16 @@ absl::Status WriteFileAt(int dir_fd, const std::string& name, absl::string_view 
   return absl::OkStatus();
 }
 
+// One write(2) of `text` at offset 0 to a cgroup file held open (`name` for the message), retried on EINTR.
+absl::Status WriteFd(int fd, absl::string_view name, absl::string_view text) {
+  ssize_t n;
+  do {
+    n = pwrite(fd, text.data(), text.size(), 0);
+  } while (n < 0 && errno == EINTR);
+  if (n < 0) return ErrnoError(errno, absl::StrCat("write ", name));
+  return absl::OkStatus();
+}
+
 // mountinfo's octal escapes: "\040" space, "\011" tab, "\012" newline, "\134" backslash.
 std::string Unescape(absl::string_view field) {
   std::string out;
@@ -215,15 +225,17 @@ absl::StatusOr<Cgroup2Location> FindCgroup2() {
   return FindCgroup2In(*mountinfo, *cgroup);
 }
 
-CgroupLeaf::CgroupLeaf(std::string path, std::string parent_dir, int dir_fd, int events_fd, CgroupFeatures features)
+CgroupLeaf::CgroupLeaf(std::string path, std::string parent_dir, int dir_fd, int events_fd, int kill_fd,
+                       int freeze_fd, CgroupFeatures features)
     : path_(std::move(path)), parent_dir_(std::move(parent_dir)), dir_fd_(dir_fd), events_fd_(events_fd),
-      features_(features) {}
+      kill_fd_(kill_fd), freeze_fd_(freeze_fd), features_(features) {}
 
 CgroupLeaf::CgroupLeaf(CgroupLeaf&& other) noexcept
     : path_(std::move(other.path_)), parent_dir_(std::move(other.parent_dir_)), dir_fd_(other.dir_fd_),
-      events_fd_(other.events_fd_), features_(other.features_) {
+      events_fd_(other.events_fd_), kill_fd_(other.kill_fd_), freeze_fd_(other.freeze_fd_),
+      features_(other.features_) {
   other.path_.clear();
-  other.dir_fd_ = other.events_fd_ = -1;
+  other.dir_fd_ = other.events_fd_ = other.kill_fd_ = other.freeze_fd_ = -1;
 }
 
 CgroupLeaf& CgroupLeaf::operator=(CgroupLeaf&& other) noexcept {
@@ -233,9 +245,11 @@ CgroupLeaf& CgroupLeaf::operator=(CgroupLeaf&& other) noexcept {
   parent_dir_ = std::move(other.parent_dir_);
   dir_fd_ = other.dir_fd_;
   events_fd_ = other.events_fd_;
+  kill_fd_ = other.kill_fd_;
+  freeze_fd_ = other.freeze_fd_;
   features_ = other.features_;
   other.path_.clear();
-  other.dir_fd_ = other.events_fd_ = -1;
+  other.dir_fd_ = other.events_fd_ = other.kill_fd_ = other.freeze_fd_ = -1;
   return *this;
 }
 
@@ -268,12 +282,15 @@ absl::StatusOr<CgroupLeaf> CgroupLeaf::Create(const Cgroup2Location& where, absl
     rmdir(path.c_str());
     return ErrnoError(err, absl::StrCat("open ", path, dir_fd < 0 ? "" : "/cgroup.events"));
   }
+  // Opened now, not when needed (see kill_fd_); a file that cannot be opened is a feature we do not have.
+  const int kill_fd = openat(dir_fd, "cgroup.kill", O_WRONLY | O_CLOEXEC);
+  const int freeze_fd = openat(dir_fd, "cgroup.freeze", O_WRONLY | O_CLOEXEC);
   CgroupFeatures features;
-  features.kill = faccessat(dir_fd, "cgroup.kill", W_OK, 0) == 0;
-  features.freeze = faccessat(dir_fd, "cgroup.freeze", W_OK, 0) == 0;
+  features.kill = kill_fd >= 0;
+  features.freeze = freeze_fd >= 0;
   features.cpu_stat = faccessat(dir_fd, "cpu.stat", R_OK, 0) == 0;
   features.memory_peak = faccessat(dir_fd, "memory.peak", R_OK, 0) == 0;
-  return CgroupLeaf(path, where.own_dir, dir_fd, events_fd, features);
+  return CgroupLeaf(path, where.own_dir, dir_fd, events_fd, kill_fd, freeze_fd, features);
 }
 
 absl::StatusOr<CgroupEvents> CgroupLeaf::ReadEvents() const {
@@ -294,13 +311,13 @@ absl::StatusOr<std::vector<pid_t>> CgroupLeaf::Procs() const {
 absl::Status CgroupLeaf::Kill() {
   if (dir_fd_ < 0) return absl::FailedPreconditionError("cgroup removed");
   if (!features_.kill) return absl::UnimplementedError("no cgroup.kill (Linux 5.14)");
-  return WriteFileAt(dir_fd_, "cgroup.kill", "1");
+  return WriteFd(kill_fd_, "cgroup.kill", "1");
 }
 
 absl::Status CgroupLeaf::Freeze(bool frozen, absl::Duration wait) {
   if (dir_fd_ < 0) return absl::FailedPreconditionError("cgroup removed");
   if (!features_.freeze) return absl::UnimplementedError("no cgroup.freeze (Linux 5.2)");
-  absl::Status written = WriteFileAt(dir_fd_, "cgroup.freeze", frozen ? "1" : "0");
+  absl::Status written = WriteFd(freeze_fd_, "cgroup.freeze", frozen ? "1" : "0");
   if (!written.ok() || !frozen) return written;
   const Deadline deadline = Deadline::In(wait);  // Monotonic: a step of the wall clock neither cuts nor stretches it.
   for (;;) {
@@ -438,9 +455,10 @@ absl::StatusOr<int64_t> CgroupLeaf::ReadMemoryPeak() const {
 }
 
 void CgroupLeaf::CloseFds() {
-  if (events_fd_ >= 0) close(events_fd_);
-  if (dir_fd_ >= 0) close(dir_fd_);
-  events_fd_ = dir_fd_ = -1;
+  for (int fd : {events_fd_, dir_fd_, kill_fd_, freeze_fd_}) {
+    if (fd >= 0) close(fd);
+  }
+  events_fd_ = dir_fd_ = kill_fd_ = freeze_fd_ = -1;
 }
 
 absl::Status CgroupLeaf::Remove() {

@@ -56,8 +56,8 @@ struct Cgroup2Location {
 // exist only where the parent enables the controller (cgroup.subtree_control); on a hybrid layout the memory
 // controller usually stays with v1, and memory.peak is absent.
 struct CgroupFeatures {
-  bool kill = false;         // cgroup.kill (Linux 5.14)
-  bool freeze = false;       // cgroup.freeze (Linux 5.2)
+  bool kill = false;         // cgroup.kill (Linux 5.14), opened for writing by Create()
+  bool freeze = false;       // cgroup.freeze (Linux 5.2), opened for writing by Create()
   bool cpu_stat = false;     // cpu.stat with usage_usec, user_usec, system_usec (core file, every group)
   bool memory_peak = false;  // memory.peak (memory controller enabled for the group, Linux 5.19)
 };
@@ -84,7 +84,8 @@ class CgroupLeaf {
   //
   // Makes a new group `where.own_dir/PREFIX.NS.PID.N` (NS the caller's pid namespace inode, PID its pid, N a counter:
   // unique on this system while the caller lives; on EEXIST the next N is tried) and opens it for
-  // clone3(CLONE_INTO_CGROUP) and for cgroup.events. Checks first that a process may be moved in under our own
+  // clone3(CLONE_INTO_CGROUP), cgroup.events, and for writing cgroup.kill and cgroup.freeze (held, so that Kill() and
+  // Freeze() need no new descriptor: the group can be killed and thawed however few the caller has left). Checks first that a process may be moved in under our own
   // group: its cgroup.procs must be writable (the common ancestor's, as the kernel requires of a migration), which
   // holds for root and in a delegated subtree. A new leaf has no controllers enabled below it, so the "no internal
   // processes" rule of cgroup v2 does not refuse it, whether or not our own group has processes.
@@ -195,13 +196,18 @@ class CgroupLeaf {
   absl::Status Remove();
 
  private:
-  CgroupLeaf(std::string path, std::string parent_dir, int dir_fd, int events_fd, CgroupFeatures features);
+  CgroupLeaf(std::string path, std::string parent_dir, int dir_fd, int events_fd, int kill_fd, int freeze_fd,
+             CgroupFeatures features);
   void CloseFds();
 
   std::string path_;
   std::string parent_dir_;  // Our own group's directory, where leftovers go.
   int dir_fd_ = -1;
   int events_fd_ = -1;
+  // cgroup.kill and cgroup.freeze, open from Create() on: KILL and the thaw need no new descriptor, so a caller whose
+  // descriptors have run out can still kill the group and never leaves it frozen.
+  int kill_fd_ = -1;
+  int freeze_fd_ = -1;
   CgroupFeatures features_;
 };
 

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <stdlib.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -350,6 +351,49 @@ TEST_F(CgroupLeafTest, FreezeWaitsUntilFrozen) {
   ASSERT_THAT(leaf->Freeze(false), IsOk());
   EXPECT_FALSE(leaf->ReadEvents()->frozen);
   kill(pid, SIGKILL);
+}
+
+// Fills the descriptor table (RLIMIT_NOFILE lowered to what is open plus a few, the rest taken by dups) while it
+// lives: any open() fails with EMFILE.
+class NoDescriptorLeft {
+ public:
+  NoDescriptorLeft() {
+    getrlimit(RLIMIT_NOFILE, &saved_);
+    rlimit low = saved_;
+    low.rlim_cur = 64;
+    setrlimit(RLIMIT_NOFILE, &low);
+    for (int fd; (fd = dup(STDERR_FILENO)) >= 0;) dups_.push_back(fd);
+  }
+  ~NoDescriptorLeft() {
+    for (int fd : dups_) close(fd);
+    setrlimit(RLIMIT_NOFILE, &saved_);
+  }
+
+ private:
+  rlimit saved_;
+  std::vector<int> dups_;
+};
+
+TEST_F(CgroupLeafTest, ThawAndKillNeedNoNewDescriptor) {
+  // A caller whose descriptors have run out (its own, or a limit inherited with most of them open) can still thaw
+  // what it froze and kill the group: a tree left frozen, or a -k that cannot kill, would wait for ever.
+  absl::StatusOr<CgroupLeaf> leaf = NewLeaf();
+  ASSERT_THAT(leaf, IsOk());
+  if (!leaf->features().freeze || !leaf->features().kill) GTEST_SKIP() << "no cgroup.freeze or cgroup.kill";
+  const pid_t pid = StartIn(leaf->path(), "sleep 1000");
+  ASSERT_GE(AwaitProcs(*leaf, 1), 1u);
+  ASSERT_THAT(leaf->Freeze(true, absl::Seconds(10)), IsOk());
+  {
+    NoDescriptorLeft full;
+    ASSERT_EQ(open("/dev/null", O_RDONLY), -1);
+    ASSERT_EQ(errno, EMFILE);
+    EXPECT_THAT(leaf->Freeze(false), IsOk());
+    EXPECT_THAT(leaf->Kill(), IsOk());
+  }
+  EXPECT_FALSE(leaf->ReadEvents()->frozen);
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) << status;
 }
 
 TEST_F(CgroupLeafTest, CpuStatCountsExitedProcesses) {
