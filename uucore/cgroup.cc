@@ -41,21 +41,8 @@ absl::Status ErrnoError(int err, absl::string_view what) {
   return absl::ErrnoToStatus(err, what);  // "WHAT: REASON", code from errno.
 }
 
-// One write(2) of `text` (cgroup files take a whole value per write), retried on EINTR.
-absl::Status WriteFileAt(int dir_fd, const std::string& name, absl::string_view text) {
-  const int fd = openat(dir_fd, name.c_str(), O_WRONLY | O_CLOEXEC);
-  if (fd < 0) return ErrnoError(errno, absl::StrCat("open ", name));
-  ssize_t n;
-  do {
-    n = write(fd, text.data(), text.size());
-  } while (n < 0 && errno == EINTR);
-  const int err = errno;
-  close(fd);
-  if (n < 0) return ErrnoError(err, absl::StrCat("write ", name));
-  return absl::OkStatus();
-}
-
-// One write(2) of `text` at offset 0 to a cgroup file held open (`name` for the message), retried on EINTR.
+// One write(2) of `text` at offset 0 (cgroup files take a whole value per write) to a cgroup file held open (`name`
+// for the message), retried on EINTR.
 absl::Status WriteFd(int fd, absl::string_view name, absl::string_view text) {
   ssize_t n;
   do {
@@ -63,6 +50,15 @@ absl::Status WriteFd(int fd, absl::string_view name, absl::string_view text) {
   } while (n < 0 && errno == EINTR);
   if (n < 0) return ErrnoError(errno, absl::StrCat("write ", name));
   return absl::OkStatus();
+}
+
+// WriteFd() to `name` opened for the one write.
+absl::Status WriteFileAt(int dir_fd, const std::string& name, absl::string_view text) {
+  const int fd = openat(dir_fd, name.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd < 0) return ErrnoError(errno, absl::StrCat("open ", name));
+  absl::Status written = WriteFd(fd, name, text);
+  close(fd);
+  return written;
 }
 
 // mountinfo's octal escapes: "\040" space, "\011" tab, "\012" newline, "\134" backslash.
