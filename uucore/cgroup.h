@@ -85,10 +85,11 @@ class CgroupLeaf {
   // Makes a new group `where.own_dir/PREFIX.NS.PID.N` (NS the caller's pid namespace inode, PID its pid, N a counter:
   // unique on this system while the caller lives; on EEXIST the next N is tried) and opens it for
   // clone3(CLONE_INTO_CGROUP), cgroup.events, and for writing cgroup.kill and cgroup.freeze (held, so that Kill() and
-  // Freeze() need no new descriptor: the group can be killed and thawed however few the caller has left). Checks first that a process may be moved in under our own
-  // group: its cgroup.procs must be writable (the common ancestor's, as the kernel requires of a migration), which
-  // holds for root and in a delegated subtree. A new leaf has no controllers enabled below it, so the "no internal
-  // processes" rule of cgroup v2 does not refuse it, whether or not our own group has processes.
+  // Freeze() need no new descriptor: the group can be killed and thawed however few the caller has left). Checks
+  // first that a process may be moved in under our own group: its cgroup.procs must be writable (the common
+  // ancestor's, as the kernel requires of a migration), which holds for root and in a delegated subtree. A new leaf
+  // has no controllers enabled below it, so the "no internal processes" rule of cgroup v2 does not refuse it, whether
+  // or not our own group has processes.
   // `prefix` must be a plain file name without '.'.
   // Errors: PermissionDenied "cgroup DIR is not delegated to us: cannot write DIR/cgroup.procs" (or mkdir's EACCES,
   // EPERM, EROFS with "cannot create cgroup DIR: REASON"); the errno of mkdir or open otherwise (ENOSPC or EAGAIN

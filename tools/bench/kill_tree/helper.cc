@@ -15,11 +15,12 @@
 //                                      (cgroup.kill for KILL; freeze, pidfds, thaw otherwise), reaps until ECHILD,
 //                                      Remove(); exits 124, or 137 for KILL.
 //   helper phases flat|daemons N SIG [ROUNDS]
-//                                      where the cgroup backend's time goes: subreaper, a leaf, `helper tree` started
-//                                      in it; per round, for KILL "kill_ms reaped_ms" (cgroup.kill, then until the last
-//                                      one is reaped), for other signals "freeze_ms list_ms signal_ms thaw_ms reaped_ms"
-//                                      (Signal()'s steps one by one: Freeze(true), Procs(), kill() SIG and CONT each,
-//                                      Freeze(false), then until the last one is reaped), each from the step before.
+//                                      where the cgroup backend's time goes: subreaper, a leaf, `helper tree`
+//                                      started in it; per round, for KILL "kill_ms reaped_ms" (cgroup.kill, then
+//                                      until the last one is reaped), for other signals "freeze_ms list_ms signal_ms
+//                                      thaw_ms reaped_ms" (Signal()'s steps one by one: Freeze(true), Procs(),
+//                                      kill() SIG and CONT each, Freeze(false), then until the last one is reaped),
+//                                      each from the step before.
 //   helper proc flat|daemons N SIG files|scan|auto [ROUNDS]
 //                                      uucore::SignalDescendants() alone: becomes subreaper, builds the tree, and
 //                                      prints per round "signal_ms reaped_ms signalled" (SignalDescendants, then
