@@ -118,6 +118,16 @@ TEST_P(TreeBackendTest, TreeExitClearsWhatACommandThatExitsAtOnceLeaves) {
             Expected(4));
 }
 
+TEST_P(TreeBackendTest, TreeExitKeepsTheCommandsStatusWhenKillAfterClearsTheRest) {
+  // The command exited by itself (6): -k's KILL to a leftover that ignores TERM clears the tree, but nothing timed
+  // out, so timeout exits 6 (it said 124) and the report says killed, not timed out.
+  EXPECT_EQ(Scenario("--tree=exit -k 0.3",
+                     "sh -c 'trap \"\" TERM; touch \"$READY\"; sleep 1000' & "
+                     "until [ -e \"$READY\" ]; do sleep 0.05; done; exit 6",
+                     /*alarm=*/false),
+            "status 6 survivors 0 backend " + GetParam() + " killed true\n");
+}
+
 TEST_P(TreeBackendTest, TwoNestedTimeoutsWithTree) {
   // The outer one times out: the inner timeout and everything below it, its own group included, are signalled.
   EXPECT_EQ(Scenario("--tree", "\"$BIN\" timeout --tree 100 sh -c "
@@ -266,12 +276,13 @@ TEST_F(ReportTest, ACommandKilledByASignalOfItsOwn) {
 TEST_F(ReportTest, ACommandThatCannotRun) {
   ExpectCase({"127", {"timeout", "--report=" + file(), "10", "/nonexistent/cmd"}, 127, "",
               "timeout: failed to run command '/nonexistent/cmd': No such file or directory\n"});
-  EXPECT_EQ(Field(file(), "d['status'], d['command']['pid'], d['elapsed_s'], d['error']"),
-            "127 None 0.0 failed to run command '/nonexistent/cmd': No such file or directory\n");
+  // Nothing was sent at expiry (it said TERM): signal is null, as timed_out is false.
+  EXPECT_EQ(Field(file(), "d['status'], d['command']['pid'], d['elapsed_s'], d['timed_out'], d['signal'], d['error']"),
+            "127 None 0.0 False None failed to run command '/nonexistent/cmd': No such file or directory\n");
   ExpectCase({"126", {"timeout", "--report=" + file(), "10", dir_}, 126, "",
               "timeout: failed to run command '" + dir_ + "': Permission denied\n"});
-  EXPECT_EQ(Field(file(), "d['status'], d['command']['pid'], d['error']"),
-            "126 None failed to run command '" + dir_ + "': Permission denied\n");
+  EXPECT_EQ(Field(file(), "d['status'], d['command']['pid'], d['signal'], d['error']"),
+            "126 None None failed to run command '" + dir_ + "': Permission denied\n");
 }
 
 TEST_F(ReportTest, AFileThatCannotBeOpenedStopsTimeoutBeforeTheCommand) {

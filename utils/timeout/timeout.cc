@@ -258,7 +258,8 @@ struct Monitor {
 
   // The timer ran out, or someone sent us ALRM: the command has timed out.
   void Expire() {
-    timed_out = true;
+    // Once the command has ended (--tree waiting for what it left), its status stands: this only clears the rest.
+    if (!command_status.has_value()) timed_out = true;
     alarm = uucore::Deadline::Never();
     if (kill_armed) killed = true;
     Send(next_signal);
@@ -669,7 +670,7 @@ int Run(const Options& options) {
     report.emplace(*std::move(opened));
   }
   timeout_report::Outcome outcome;
-  outcome.signal = options.signal;
+  // outcome.signal (the expiry's signal) stays null unless the command timed out: not when it could not even run.
   outcome.backend = BackendName(backend) ? std::optional<std::string>(BackendName(backend)) : std::nullopt;
   // Every exit from here on says how it ended in the report, if there is one (once: see before_killing_ourselves).
   bool reported = false;
@@ -765,7 +766,7 @@ int Run(const Options& options) {
   const auto ended = [&](const Ending& ending) {
     if (report.has_value()) {  // Without one, none of this is read: no system call for it.
       outcome.timed_out = monitor.timed_out;
-      if (!monitor.timed_out) outcome.signal.reset();
+      if (monitor.timed_out) outcome.signal = options.signal;
       outcome.killed = monitor.killed;
       outcome.signalled = monitor.signalled;
       outcome.backend = BackendName(monitor.backend) ? std::optional<std::string>(BackendName(monitor.backend))
@@ -807,6 +808,7 @@ int Run(const Options& options) {
       (void)timeout_report::AddLiveUsage(*child, &outcome);
       timeout_report::CommandEnded(*child, SIGKILL, &outcome);
       outcome.timed_out = monitor.timed_out;
+      if (monitor.timed_out) outcome.signal = options.signal;
       outcome.killed = monitor.killed;
       (void)finish(EndingFor(SIGKILL, monitor).status);
       monitor.command_status.reset();
