@@ -231,10 +231,11 @@ bool FreezesFirst(int sig) { return sig != SIGKILL && sig != SIGSTOP; }
 int FinishSignalling(const std::vector<Target>& targets, int sig) {
   if (FreezesFirst(sig)) {
     for (const Target& target : targets) SendTo(target, sig);
-    // A stopped process acts on the signal only once continued.
-    if (sig != SIGCONT) {
-      for (const Target& target : targets) SendTo(target, SIGCONT);
-    }
+  }
+  // A stopped process acts on the signal only once continued; STOP too is followed by CONT, as timeout continues
+  // the group it signals (and the cgroup backend its group).
+  if (sig != SIGKILL && sig != SIGCONT) {
+    for (const Target& target : targets) SendTo(target, SIGCONT);
   }
   for (const Target& target : targets) {
     if (target.pidfd >= 0) close(target.pidfd);

@@ -57,7 +57,8 @@ bool HasChildrenFiles();
 //     new. A stopped process cannot fork, and a fork that races with the SIGSTOP either completes before the signal
 //     is queued (so the child is visible to the next pass) or is restarted by the kernel after the stop. Then every
 //     frozen process gets `sig` and then SIGCONT, so a handler for `sig` runs once the process is continued.
-//   - With SIGKILL no freeze is needed (a killed process forks no more): each pass kills what it finds.
+//   - With SIGKILL no freeze is needed (a killed process forks no more): each pass kills what it finds. SIGSTOP is
+//     the freeze itself, and then every process is sent SIGCONT (as timeout continues the group it signals).
 //   - kChildrenFiles (kAuto where the kernel has them): each pass walks down from root and signals a process before
 //     reading its children, so the list read is final unless the process was already exiting (handing its children
 //     up to a reaper). Done when a pass finds nobody new and every signalled process is where it was found and was

@@ -144,6 +144,12 @@ TEST_P(TreeBackendTest, AStoppedProcessIsContinuedToActOnTheSignal) {
             Expected(124));
 }
 
+TEST_P(TreeBackendTest, StopIsFollowedByCont) {
+  // -s STOP: every process is stopped and then continued, as timeout continues a group it signals, so the tree
+  // goes on to end by itself (the proc backend left it stopped, until -k's KILL).
+  EXPECT_EQ(Scenario("--tree -s STOP -k 20", "sh -c 'sleep 0.5' & touch \"$READY\"; wait"), Expected(124));
+}
+
 TEST_P(TreeBackendTest, KillWithoutAReportLeavesNothing) {
   // Without --report nobody reads a count, so the cgroup backend writes cgroup.kill at once, unlisted.
   EXPECT_EQ(Scenario("--tree -s KILL", "setsid sh -c 'while :; do sleep 1000 & sleep 0.02; done' & "
