@@ -1,6 +1,7 @@
 #include "uucore/process.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdint.h>
@@ -232,6 +233,21 @@ int SignalVia(pid_t pid, int pidfd, int sig) {
   if (pidfd >= 0) return static_cast<int>(syscall(SYS_pidfd_send_signal, pidfd, sig, nullptr, 0));
 #endif
   return kill(pid, sig);
+}
+
+unsigned HoldClosedStandardDescriptors() {
+  unsigned closed = 0;
+  for (int fd = 0; fd <= 2; ++fd) {
+    if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF) continue;
+    closed |= 1u << fd;
+    // The lowest free descriptor is `fd` itself (the lower ones are open or held already); moved there otherwise.
+    const int held = open("/", O_PATH | O_CLOEXEC);
+    if (held >= 0 && held != fd) {
+      (void)dup3(held, fd, O_CLOEXEC);
+      close(held);
+    }
+  }
+  return closed;
 }
 
 absl::Status BecomeGroupLeader() {

@@ -147,6 +147,16 @@ int PidfdOpen(pid_t pid);
 // kill(pid, sig). A raw call like PidfdOpen(): 0, or -1 with errno (ESRCH: the process is gone).
 int SignalVia(pid_t pid, int pidfd, int sig);
 
+// HoldClosedStandardDescriptors()
+//
+// Occupies each of fds 0, 1 and 2 that is closed with a placeholder (open("/", O_PATH | O_CLOEXEC): every read and
+// write through it fails with EBADF, as through a closed descriptor, and exec closes it), so that no descriptor the
+// caller opens later lands there: a file or a cgroup opened as fd 1 would otherwise take the command's output (and
+// a spawned command would inherit it), or the caller's own messages on fd 2. Returns which were closed, bit i for fd
+// i, for a caller that must keep them closed for its command (fcntl no longer tells). A placeholder that cannot be
+// opened (no "/" to open, out of descriptors) leaves that fd closed: it is still reported as closed.
+unsigned HoldClosedStandardDescriptors();
+
 // BecomeGroupLeader()
 //
 // Makes the caller the leader of a new process group (setpgid(0, 0)), so that its children inherit the group and

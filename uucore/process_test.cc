@@ -479,3 +479,38 @@ TEST_F(SpawnIntoCgroupTest, AScriptWithoutShebangAndAHugeArgvRuns) {
 
 }  // namespace
 }  // namespace uucore
+
+// In a child, whose descriptors we may close: the return value, then the placeholders, as the child's exit status
+// bits (1: the mask was wrong, 2: a placeholder is missing or not close-on-exec, 4: it could be written, 8: a new
+// descriptor landed on 0-2).
+int HeldStandardDescriptors(bool close0, bool close2) {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    if (close0) close(0);
+    close(1);
+    if (close2) close(2);
+    const unsigned expected = (close0 ? 1u : 0u) | 2u | (close2 ? 4u : 0u);
+    int bad = uucore::HoldClosedStandardDescriptors() == expected ? 0 : 1;
+    for (int fd = 0; fd <= 2; ++fd) {
+      if ((expected & (1u << fd)) == 0) continue;
+      if (fcntl(fd, F_GETFD) != FD_CLOEXEC) bad |= 2;
+      if (write(fd, "x", 1) != -1 || errno != EBADF) bad |= 4;
+    }
+    const int later = open("/dev/null", O_RDWR | O_CLOEXEC);
+    if (later >= 0 && later <= 2) bad |= 8;
+    _exit(bad);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 100;
+}
+
+TEST(HoldClosedStandardDescriptorsTest, FillsClosedOnesWithPlaceholdersThatActClosed) {
+  EXPECT_EQ(HeldStandardDescriptors(false, false), 0);
+  EXPECT_EQ(HeldStandardDescriptors(true, true), 0);
+  EXPECT_EQ(HeldStandardDescriptors(false, true), 0);
+}
+
+TEST(HoldClosedStandardDescriptorsTest, LeavesOpenOnesAlone) {
+  EXPECT_EQ(uucore::HoldClosedStandardDescriptors(), 0u);  // gtest's own 0, 1 and 2 are open.
+}

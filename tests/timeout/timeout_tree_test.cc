@@ -351,5 +351,40 @@ TEST_F(ReportTest, NamesTheTreeBackend) {
   EXPECT_EQ(Field(file(), "d['tree']['backend'], d['tree']['signalled']"), backend + " 3\n");
 }
 
+// --- A closed fd 0, 1 or 2 stays closed, and nothing timeout opens takes its place ---------------------------------
+// (The report file, a cgroup or a pipe opened as the lowest free descriptor became the command's stdout or stderr,
+// or took timeout's own messages.)
+
+// The command says on stderr whether its fd 1 is open ("open"/"closed"); dash's [ is a builtin, so /proc/self is it.
+constexpr char kSaysFd1[] = "if [ -e /proc/self/fd/1 ]; then echo open >&2; else echo closed >&2; fi";
+
+TEST_F(ReportTest, AClosedStdoutStaysClosedWithInactivity) {
+  Options closed;
+  closed.close_stdout = true;
+  Result r = Invoke({"timeout", "-i", "--report=" + file(), "10", "sh", "-c", kSaysFd1}, closed);
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.err, "closed\n");
+  EXPECT_EQ(Field(file(), "d['status']"), "0\n");  // One JSON object, nothing of the command's before it.
+}
+
+TEST_F(ReportTest, AClosedStderrTakesNoneOfTimeoutsMessages) {
+  Options closed;
+  closed.close_stderr = true;
+  Result r = Invoke({"timeout", "-v", "--report=" + file(), "0.1", "sleep", "10"}, closed);
+  EXPECT_EQ(r.status, 124);
+  EXPECT_EQ(Field(file(), "d['status'], d['timed_out']"), "124 True\n");
+}
+
+TEST(ClosedStdoutTreeTest, KeepsTheCgroupBackendAndInactivity) {
+  if (BackendHere() != "timeout: --tree: backend cgroup\n") GTEST_SKIP() << "no cgroup backend here";
+  // The cgroup's directory landed on fd 1, the -i pipe was put over it, clone3 got a pipe for a cgroup and failed,
+  // and the proc backend ran without -i's pipes, with the directory as the command's stdout.
+  Options closed;
+  closed.close_stdout = true;
+  Result r = Invoke({"timeout", "-v", "-i", "--tree", "10", "sh", "-c", kSaysFd1}, closed);
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.err, "timeout: --tree: backend cgroup\nclosed\n");
+}
+
 }  // namespace
 }  // namespace coreutils_testing

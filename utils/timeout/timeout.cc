@@ -349,14 +349,14 @@ class Relay {
     if (sigfd_ >= 0) close(sigfd_);
   }
 
-  // Before Spawn(): a signalfd for `signals` (which must stay blocked) and, with `pipes` (-i), pipes for the open
-  // ones of fds 1 and 2 (one pipe for both when they share an open file description, as with 2>&1, so their order
-  // is kept).
-  absl::Status Open(const sigset_t& signals, bool pipes) {
-    const bool open1 = fcntl(1, F_GETFD) >= 0, open2 = fcntl(2, F_GETFD) >= 0;  // Before we open anything.
+  // Before Spawn(): a signalfd for `signals` (which must stay blocked) and, with `pipes` (-i), pipes for those of
+  // fds 1 and 2 that were open when timeout started (`closed`: bit i for fd i, from
+  // uucore::HoldClosedStandardDescriptors()), one pipe for both when they share an open file description, as with
+  // 2>&1, so that their order is kept.
+  absl::Status Open(const sigset_t& signals, bool pipes, unsigned closed) {
+    const bool open1 = (closed & 2u) == 0, open2 = (closed & 4u) == 0;
     sigfd_ = signalfd(-1, &signals, SFD_CLOEXEC | SFD_NONBLOCK);
     if (sigfd_ < 0) return absl::ErrnoToStatus(errno, "signalfd");
-    sigfd_ = AboveStandard(sigfd_);
     if (!pipes) return absl::OkStatus();
     const pid_t me = getpid();
     const bool shared = open1 && open2 && syscall(SYS_kcmp, me, me, KCMP_FILE, 1, 2) == 0;
@@ -371,8 +371,8 @@ class Relay {
       }
       int ends[2];
       if (pipe2(ends, O_CLOEXEC) != 0) return absl::ErrnoToStatus(errno, "pipe");
-      s.from = AboveStandard(ends[0]);
-      s.child_end = AboveStandard(ends[1]);
+      s.from = ends[0];  // Above 2: a closed 0, 1 or 2 is held (uucore::HoldClosedStandardDescriptors()).
+      s.child_end = ends[1];
       fcntl(s.from, F_SETFL, O_NONBLOCK);  // Ours alone: drained without blocking once the command has exited.
     }
     return absl::OkStatus();
@@ -394,6 +394,8 @@ class Relay {
       dup2(saved[i], i + 1);  // Our own stdout/stderr back, for the copy and for our messages.
       close(saved[i]);
     }
+    // Kept after a failure: the caller may start the command again (without the cgroup, when clone3 refused it).
+    if (!child.ok()) return child;
     for (Stream& s : streams_) {
       if (s.child_end >= 0) close(s.child_end);  // Only the command holds the write ends: its exit gives EOF.
       s.child_end = -1;
@@ -473,16 +475,10 @@ class Relay {
     size_t len = 0, off = 0;
   };
 
-  static int AboveStandard(int fd) {  // Pipes must not land on a closed 0, 1 or 2 that the command should see closed.
-    if (fd > 2) return fd;
-    const int moved = fcntl(fd, F_DUPFD_CLOEXEC, 3);
-    close(fd);
-    return moved;
-  }
-
   static void CloseFrom(Stream& s) {
     if (s.from >= 0) close(s.from);
-    s.from = -1;
+    if (s.child_end >= 0) close(s.child_end);  // Held only if no command was started.
+    s.from = s.child_end = -1;
   }
 
   // One step for a ready stream: write the chunk in flight, or read the next. True if bytes moved.
@@ -597,6 +593,13 @@ int Run(const Options& options) {
                                                      : uucore::Deadline::In(options.duration);
   };
   const uucore::Deadline first_alarm = timer();
+  // --tree, --report and -i open descriptors of their own before the spawn: none may land on a closed 0, 1 or 2,
+  // where it would take the command's output (the report, a cgroup) or our messages. Without them nothing is opened
+  // and nothing is asked.
+  const unsigned closed_standard = options.kill_tree != KillTree::kOff || options.report != nullptr ||
+                                           options.inactivity
+                                       ? uucore::HoldClosedStandardDescriptors()
+                                       : 0;
 
   // Which signals we wait for: CHLD, ALRM, and every signal that would otherwise end us (passed_on, the real-time
   // ones included). As PID 1 nothing else is needed either: the kernel drops what PID 1 neither handles nor blocks, and these
@@ -693,7 +696,7 @@ int Run(const Options& options) {
   std::unique_ptr<Relay> relay;
   if (options.inactivity || backend == TreeBackend::kCgroup) {
     relay = std::make_unique<Relay>();
-    absl::Status opened = relay->Open(block.set(), /*pipes=*/options.inactivity);
+    absl::Status opened = relay->Open(block.set(), /*pipes=*/options.inactivity, closed_standard);
     if (!opened.ok()) {
       uucore::Error(opened);
       return finish(uucore::kExitCanceled);
