@@ -343,5 +343,14 @@ TEST(InactivityTest, TimeoutsOwnClosedOutput) {
   EXPECT_LT(r.seconds, 5);
 }
 
+TEST(InactivityTest, AReaderGoneBeforeTheWriteMeansABrokenPipeForTheFirstWrite) {
+  // The reader (true) is gone long before the command writes: its first write fails with SIGPIPE, as without
+  // timeout. It used to go into timeout's pipe and be lost, and the command ended 0.
+  Result r = RunProgram("/bin/bash", {"bash", "-c", BinaryPath() + " timeout -i 5 sh -c 'sleep 1; echo hi; "
+                                                                   "echo rc=$? >&2' | true; echo ${PIPESTATUS[0]}"});
+  EXPECT_EQ(r.out, "141\n");
+  EXPECT_EQ(r.err, "");
+}
+
 }  // namespace
 }  // namespace coreutils_testing

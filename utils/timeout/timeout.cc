@@ -411,22 +411,29 @@ class Relay {
   // left recomputed.
   absl::StatusOr<Event> Wait(uucore::Deadline deadline) {
     for (;;) {
-      pollfd fds[4] = {{sigfd_, POLLIN, 0}, {-1, 0, 0}, {-1, 0, 0}, {watched_, POLLPRI, 0}};
+      pollfd fds[6] = {{sigfd_, POLLIN, 0}, {-1, 0, 0}, {-1, 0, 0}, {watched_, POLLPRI, 0}, {-1, 0, 0}, {-1, 0, 0}};
       for (int i = 0; i < 2; ++i) {
         const Stream& s = streams_[i];
         if (s.len > s.off) {
           fds[i + 1] = {s.to, POLLOUT, 0};  // A chunk is waiting: read no more until it is out.
         } else if (s.from >= 0) {
           fds[i + 1] = {s.from, POLLIN, 0};
+          // Idle: our output's own POLLERR (a pipe whose reader is gone), so that the pipe closes before the
+          // command's next write, which then fails (SIGPIPE) as it would have on that output, not into our buffer.
+          fds[i + 4] = {s.to, 0, 0};
         }
       }
       const timespec left = uucore::ToKernelTimespec(deadline.Remaining());  // Recomputed after every wake.
-      if (ppoll(fds, 4, deadline.is_never() ? nullptr : &left, nullptr) < 0) {
+      if (ppoll(fds, 6, deadline.is_never() ? nullptr : &left, nullptr) < 0) {
         if (errno == EINTR) continue;  // A stop/continue or a handled signal: recompute and wait again.
         return absl::ErrnoToStatus(errno, "ppoll");
       }
       bool moved = false;
       for (int i = 0; i < 2; ++i) {
+        if (fds[i + 4].revents & POLLERR) {
+          CloseFrom(streams_[i]);  // What the command wrote meanwhile would have been lost in that pipe as well.
+          continue;
+        }
         if (fds[i + 1].fd >= 0 && fds[i + 1].revents != 0) moved |= Move(streams_[i]);
       }
       if (fds[0].revents != 0) {
