@@ -1,0 +1,109 @@
+// timeout --report=FILE: where the report goes and what is left behind, whatever ends timeout.
+//
+// What the report says is tested in timeout_tree_test.cc (ReportTest); here: no temporary file left even when
+// timeout is killed by KILL (the report waits in an unnamed O_TMPFILE). Reports are parsed with Python's json
+// module, never by pattern.
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "tests/testing/run.h"
+
+namespace coreutils_testing {
+namespace {
+
+// What python3's json makes of FILE's `expr` (d is the object), printed; "" with a message on stderr if it could not
+// parse it. The file must be exactly one line.
+std::string Field(const std::string& path, const std::string& expr) {
+  return RunProgram("/usr/bin/python3",
+                    {"python3", "-c",
+                     "import json,sys; t=open(sys.argv[1]).read(); assert t.count('\\n') == 1 and t[-1] == '\\n'; "
+                     "d=json.loads(t); print(" + expr + ")",
+                     path})
+      .out;
+}
+
+// `ls -A DIR`: every name in DIR, one per line.
+std::string List(const std::string& dir) { return RunProgram("/bin/ls", {"ls", "-A", dir}).out; }
+
+class ReportFileTest : public testing::Test {
+ protected:
+  void SetUp() override { dir_ = MakeTempDir(); }
+  std::string dir_;
+};
+
+// $1 binary, $2 the report, $3 a file the command creates once it runs. timeout is killed by KILL while its command
+// runs; the command, told by PR_SET_PDEATHSIG, ends too. Prints timeout's status.
+constexpr char kKilledWhileRunning[] = R"sh(
+"$1" timeout --report="$2" 30 sh -c 'touch "$0"; exec sleep 30' "$3" &
+t=$!
+i=0
+while [ ! -e "$3" ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i+1)); done
+kill -KILL $t
+wait $t
+echo $?
+)sh";
+
+TEST_F(ReportFileTest, KillingTimeoutLeavesNoTemporaryFile) {
+  // Before: the temporary ".r.json.XXXXXX" (mode 0600) stayed in the directory for good.
+  const std::string reports = dir_ + "/k";
+  ASSERT_EQ(mkdir(reports.c_str(), 0755), 0);
+  Result r = RunProgram("/bin/sh", {"sh", "-c", kKilledWhileRunning, "sh", BinaryPath(), reports + "/r.json",
+                                    dir_ + "/ready"});
+  EXPECT_EQ(r.out, "137\n");
+  EXPECT_EQ(List(reports), "") << "left in " << reports;
+  // Over an existing report: the old one stays, alone.
+  ASSERT_EQ(system(("echo old >" + reports + "/r.json").c_str()), 0);
+  ASSERT_EQ(unlink((dir_ + "/ready").c_str()), 0);
+  r = RunProgram("/bin/sh", {"sh", "-c", kKilledWhileRunning, "sh", BinaryPath(), reports + "/r.json",
+                             dir_ + "/ready"});
+  EXPECT_EQ(r.out, "137\n");
+  EXPECT_EQ(List(reports), "r.json\n");
+  EXPECT_EQ(ReadFile(reports + "/r.json"), "old\n");
+}
+
+TEST_F(ReportFileTest, WhileTheCommandRunsNoNameIsAddedBesideFile) {
+  Result r = Invoke({"timeout", "--report=" + dir_ + "/r.json", "10", "ls", "-A", dir_});
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(List(dir_), "r.json\n");
+}
+
+TEST_F(ReportFileTest, EveryOtherEndLeavesOnlyTheReport) {
+  const std::string file = dir_ + "/r.json";
+  const struct {
+    std::vector<std::string> argv;
+    int status;
+  } cases[] = {
+      {{"timeout", "--report=" + file, "10", "true"}, 0},
+      {{"timeout", "--report=" + file, "10", dir_}, 126},
+      {{"timeout", "--report=" + file, "10", "/nonexistent/cmd"}, 127},
+      {{"timeout", "--report=" + file, "0.1", "sleep", "10"}, 124},
+      {{"timeout", "-k", "0.1", "--report=" + file, "0.1", "sh", "-c", "trap '' TERM; sleep 10"}, 137},
+      {{"timeout", "-s", "KILL", "--report=" + file, "0.1", "sleep", "10"}, 137},
+  };
+  for (const auto& c : cases) {
+    unlink(file.c_str());
+    Result r = Invoke(c.argv);
+    EXPECT_EQ(r.status, c.status) << c.argv[c.argv.size() - 1];
+    EXPECT_EQ(List(dir_), "r.json\n") << c.argv[c.argv.size() - 1];
+    EXPECT_EQ(Field(file, "d['status']"), std::to_string(c.status) + "\n");
+  }
+  // A TERM to timeout is passed on; the command dies of it and so does timeout, report written first.
+  unlink(file.c_str());
+  Result r = RunProgram("/bin/sh", {"sh", "-c",
+                                    "\"$0\" timeout --report=\"$1\" 10 sleep 10 & sleep 0.3; kill -TERM $!; wait $!; "
+                                    "echo $?",
+                                    BinaryPath(), file});
+  EXPECT_EQ(r.out, "143\n");
+  EXPECT_EQ(List(dir_), "r.json\n");
+  EXPECT_EQ(Field(file, "d['status'], d['command']['signal']"), "143 TERM\n");
+}
+
+}  // namespace
+}  // namespace coreutils_testing
