@@ -1,8 +1,10 @@
 // timeout --report=FILE: where the report goes and what is left behind, whatever ends timeout.
 //
 // What the report says is tested in timeout_tree_test.cc (ReportTest); here: no temporary file left even when
-// timeout is killed by KILL (the report waits in an unnamed O_TMPFILE). Reports are parsed with Python's json
-// module, never by pattern.
+// timeout is killed by KILL (the report waits in an unnamed O_TMPFILE), a FIFO without a reader refused at once
+// (ENXIO, 125) instead of blocking timeout in open(). Reports are parsed with Python's json module, never by
+// pattern.
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -103,6 +105,44 @@ TEST_F(ReportFileTest, EveryOtherEndLeavesOnlyTheReport) {
   EXPECT_EQ(r.out, "143\n");
   EXPECT_EQ(List(dir_), "r.json\n");
   EXPECT_EQ(Field(file, "d['status'], d['command']['signal']"), "143 TERM\n");
+}
+
+TEST_F(ReportFileTest, AFifoWithoutAReaderIsRefusedAtOnce) {
+  // Before: timeout blocked in open() for ever, its timer not even started, every signal but KILL blocked.
+  const std::string fifo = dir_ + "/ff";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0644), 0);
+  Options options;
+  options.limit_seconds = 10;
+  ExpectCase({"no reader", {"timeout", "--report=" + fifo, "1", "touch", dir_ + "/ran"}, 125, "",
+              "timeout: failed to open '" + fifo + "' for writing: No such device or address\n"},
+             options);
+  EXPECT_NE(access((dir_ + "/ran").c_str(), F_OK), 0) << "the command ran";
+  // Under C.UTF-8 too the name is quoted as GNU's quoteaf quotes file names (uucore::QuoteFileName): 'ff', as GNU's
+  // env says `cannot change directory to '/nonexistent'`; only names a shell would need escaped change.
+  options.env = {"LC_ALL=C.UTF-8"};
+  ExpectCase({"no reader, C.UTF-8", {"timeout", "--report=" + fifo, "1", "true"}, 125, "",
+              "timeout: failed to open '" + fifo + "' for writing: No such device or address\n"},
+             options);
+}
+
+TEST_F(ReportFileTest, AFifoWithAReaderGetsTheReport) {
+  const std::string fifo = dir_ + "/ff";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0644), 0);
+  const int reader = open(fifo.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  ASSERT_GE(reader, 0);
+  Options options;
+  options.limit_seconds = 10;
+  ExpectCase({"a reader", {"timeout", "--report=" + fifo, "10", "sh", "-c", "exit 3"}, 3, "", ""}, options);
+  std::string got;
+  char buf[4096];
+  for (ssize_t n; (n = read(reader, buf, sizeof buf)) > 0;) got.append(buf, static_cast<size_t>(n));
+  close(reader);
+  const std::string copy = dir_ + "/copy.json";
+  FILE* f = fopen(copy.c_str(), "w");
+  ASSERT_NE(f, nullptr);
+  fputs(got.c_str(), f);
+  fclose(f);
+  EXPECT_EQ(Field(copy, "d['status'], d['command']['exit']"), "3 3\n");
 }
 
 }  // namespace

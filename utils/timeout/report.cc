@@ -343,9 +343,17 @@ absl::StatusOr<ReportFile> ReportFile::Open(absl::string_view path_view) {
     if (fd >= 0) close(fd);
     return OpenError(path, err);
   }
-  if (exists && !S_ISREG(st.st_mode)) {  // A FIFO, a device: written where it is.
-    const int fd = open(path.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
+  if (exists && !S_ISREG(st.st_mode)) {
+    // A FIFO, a device: written where it is. O_NONBLOCK: a FIFO without a reader fails at once (ENXIO) instead
+    // of blocking us in open() for ever, every signal but KILL blocked and the time limit not yet running.
+    const int fd = open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
     if (fd < 0) return OpenError(path, errno);
+    const int flags = fcntl(fd, F_GETFL);  // The write blocks until the reader has taken it, as a shell's would.
+    if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
+      const int err = errno;
+      close(fd);
+      return OpenError(path, err);
+    }
     return ReportFile(path, fd, Kind::kDirect, "", 0);
   }
   if (exists && access(path.c_str(), W_OK) != 0) return OpenError(path, errno);  // As `>` would refuse it.

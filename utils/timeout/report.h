@@ -99,8 +99,9 @@ class ReportFile {
   //   - "/dev/stdout", "/dev/stderr", "/dev/fd/N", "/proc/self/fd/N": descriptor 1, 2 or N is duplicated (close-on-
   //     exec, so the command does not inherit the copy) and written directly, at its offset, O_APPEND kept: not
   //     reopened, since reopening would truncate a file opened by `3>>log`, and N must be open for writing.
-  //   - an existing file that is not a regular file (a FIFO, /dev/null, a terminal): opened for writing directly
-  //     (a FIFO blocks until it has a reader, as a shell's redirection does).
+  //   - an existing file that is not a regular file (a FIFO, /dev/null, a terminal): opened for writing directly,
+  //     with O_NONBLOCK, cleared once open: a FIFO must have a reader already (else ENXIO at once, where a shell's
+  //     redirection would wait for one, and timeout would wait with every signal but KILL blocked).
   //   - anything else is written atomically: an unnamed file (O_TMPFILE) is created now in FILE's directory (after
   //     following a symbolic link to an existing file, so the link stays a link); Write() names it ".NAME.XXXXXX"
   //     and renames it over FILE at once. Readers see the old FILE or the whole report, never a part, and a KILL
@@ -111,8 +112,8 @@ class ReportFile {
   //     the report again to a named temporary file. FILE must be writable if it exists, as for a shell's `>`. The
   //     new file gets FILE's mode if FILE existed, else 0666 less the umask.
   // Error: "failed to open 'FILE' for writing: REASON" (GNU's msgid, through uucore::Format; FILE quoted by
-  // uucore::QuoteFileName, as GNU's quoteaf), code from errno: ENOENT for a missing directory, EACCES, EISDIR for a directory, EBADF for a
-  // descriptor that is not open for writing.
+  // uucore::QuoteFileName, as GNU's quoteaf), code from errno: ENOENT for a missing directory, EACCES, EISDIR
+  // for a directory, EBADF for a descriptor that is not open for writing, ENXIO for a FIFO without a reader.
   [[nodiscard]] static absl::StatusOr<ReportFile> Open(absl::string_view path);
 
   ReportFile(ReportFile&& other) noexcept;
