@@ -2,8 +2,8 @@
 //
 // What the report says is tested in timeout_tree_test.cc (ReportTest); here: no temporary file left even when
 // timeout is killed by KILL (the report waits in an unnamed O_TMPFILE), a FIFO without a reader refused at once
-// (ENXIO, 125) instead of blocking timeout in open(). Reports are parsed with Python's json module, never by
-// pattern.
+// (ENXIO, 125) instead of blocking timeout in open(), and a dangling symbolic link that gets its target created
+// as `>` would. Reports are parsed with Python's json module, never by pattern.
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -32,6 +32,11 @@ std::string Field(const std::string& path, const std::string& expr) {
 
 // `ls -A DIR`: every name in DIR, one per line.
 std::string List(const std::string& dir) { return RunProgram("/bin/ls", {"ls", "-A", dir}).out; }
+
+bool IsSymlink(const std::string& path) {
+  struct stat st;
+  return lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode);
+}
 
 class ReportFileTest : public testing::Test {
  protected:
@@ -143,6 +148,32 @@ TEST_F(ReportFileTest, AFifoWithAReaderGetsTheReport) {
   fputs(got.c_str(), f);
   fclose(f);
   EXPECT_EQ(Field(copy, "d['status'], d['command']['exit']"), "3 3\n");
+}
+
+TEST_F(ReportFileTest, ADanglingLinkGetsItsTargetCreatedAsByARedirection) {
+  // Before: the link itself was replaced by a regular file; `>` creates the target through the link.
+  ASSERT_EQ(symlink("target.json", (dir_ + "/link").c_str()), 0);  // Relative: to the link's directory.
+  ASSERT_EQ(symlink("link", (dir_ + "/link2").c_str()), 0);        // A chain.
+  ExpectCase({"dangling", {"timeout", "--report=" + dir_ + "/link2", "10", "true"}, 0, "", ""});
+  EXPECT_TRUE(IsSymlink(dir_ + "/link"));
+  EXPECT_TRUE(IsSymlink(dir_ + "/link2"));
+  EXPECT_EQ(Field(dir_ + "/target.json", "d['status']"), "0\n");
+  EXPECT_EQ(List(dir_), "link\nlink2\ntarget.json\n");
+  struct stat st;
+  ASSERT_EQ(stat((dir_ + "/target.json").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0644u);  // 0666 less the runner's umask, 022, as `>` would make it.
+
+  // A link into a directory that does not exist: refused as `>` refuses it, before the command runs.
+  ASSERT_EQ(symlink("no/such/dir/r.json", (dir_ + "/lost").c_str()), 0);
+  ExpectCase({"no directory", {"timeout", "--report=" + dir_ + "/lost", "10", "touch", dir_ + "/ran"}, 125, "",
+              "timeout: failed to open '" + dir_ + "/lost' for writing: No such file or directory\n"});
+  EXPECT_TRUE(IsSymlink(dir_ + "/lost"));
+  EXPECT_NE(access((dir_ + "/ran").c_str(), F_OK), 0) << "the command ran";
+
+  // A loop: ELOOP, as open(2) says.
+  ASSERT_EQ(symlink("loop", (dir_ + "/loop").c_str()), 0);
+  ExpectCase({"loop", {"timeout", "--report=" + dir_ + "/loop", "10", "true"}, 125, "",
+              "timeout: failed to open '" + dir_ + "/loop' for writing: Too many levels of symbolic links\n"});
 }
 
 }  // namespace

@@ -177,6 +177,50 @@ int LinkUnnamed(int fd, const std::string& prefix, std::string* linked) {
   return err;
 }
 
+// Whether open(2) would follow the link LINK (lstat: st): not, under fs.protected_symlinks, when it lies in a sticky
+// world-writable directory (/tmp) and neither we nor the directory's owner own it. We rename over its target
+// ourselves, so the kernel does not check this for us.
+bool MayFollow(const std::string& link, const struct stat& st) {
+  if (st.st_uid == geteuid()) return true;
+  const size_t slash = link.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : link.substr(0, slash == 0 ? 1 : slash);
+  struct stat dst;
+  if (stat(dir.c_str(), &dst) != 0 || (dst.st_mode & (S_ISVTX | S_IWOTH)) != (S_ISVTX | S_IWOTH) ||
+      dst.st_uid == st.st_uid) {
+    return true;
+  }
+  absl::StatusOr<std::string> setting = uucore::ReadFile("/proc/sys/fs/protected_symlinks");
+  return !setting.ok() || absl::StripAsciiWhitespace(*setting) == "0";
+}
+
+// PATH with its symbolic links followed, as open(2) follows them, to the name that is or will be the regular file:
+// an existing file's, or the one a dangling link names (which `>` would create through the link). 0, or the errno.
+int FollowLinks(const std::string& path, std::string* final_path) {
+  std::string current = path;
+  for (int links = 0; links <= 40; ++links) {  // Linux's limit on the links one lookup follows.
+    struct stat st;
+    const bool found = lstat(current.c_str(), &st) == 0;
+    if (!found && errno != ENOENT) return errno;  // ENOTDIR, EACCES on the way.
+    if (!found || !S_ISLNK(st.st_mode)) {  // The file, or a free name (or a missing directory: ENOENT later).
+      if (current.back() == '/') return EISDIR;  // A link to "DIR/" that does not exist: a directory to be.
+      *final_path = std::move(current);
+      return 0;
+    }
+    if (!MayFollow(current, st)) return EACCES;
+    char target[PATH_MAX];
+    const ssize_t n = readlink(current.c_str(), target, sizeof target);
+    if (n < 0) return errno;
+    if (n == 0) return ENOENT;
+    if (static_cast<size_t>(n) == sizeof target) return ENAMETOOLONG;
+    // A relative target is relative to the link's directory.
+    const size_t slash = current.rfind('/');
+    current = target[0] == '/' || slash == std::string::npos
+                  ? std::string(target, static_cast<size_t>(n))
+                  : absl::StrCat(absl::string_view(current).substr(0, slash + 1), absl::string_view(target, n));
+  }
+  return ELOOP;
+}
+
 // ".NAME." in FINAL's directory: the start of a temporary name beside FINAL.
 std::string TempPrefix(absl::string_view final_path) {
   const size_t slash = final_path.rfind('/');
@@ -356,14 +400,12 @@ absl::StatusOr<ReportFile> ReportFile::Open(absl::string_view path_view) {
     }
     return ReportFile(path, fd, Kind::kDirect, "", 0);
   }
+  if (!exists && errno != ENOENT) return OpenError(path, errno);  // ELOOP, ENOTDIR, EACCES on the way...
   if (exists && access(path.c_str(), W_OK) != 0) return OpenError(path, errno);  // As `>` would refuse it.
-  // Atomically: a file beside the real one (through a symbolic link: beside its target), renamed over it at the end.
-  std::string final_path = path;
-  struct stat lst;
-  if (exists && lstat(path.c_str(), &lst) == 0 && S_ISLNK(lst.st_mode)) {
-    char resolved[PATH_MAX];
-    if (realpath(path.c_str(), resolved) != nullptr) final_path = resolved;
-  }
+  // Atomically: a file beside the real one (through symbolic links: beside the target, which a dangling link then
+  // gets, as `>` would create it), renamed over it at the end.
+  std::string final_path;
+  if (const int err = FollowLinks(path, &final_path); err != 0) return OpenError(path, err);
   const size_t slash = final_path.rfind('/');
   const std::string dir = slash == std::string::npos ? "." : final_path.substr(0, slash == 0 ? 1 : slash);
   const mode_t mode = exists ? (st.st_mode & 07777) : (0666 & ~CurrentUmask());

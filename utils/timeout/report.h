@@ -102,15 +102,17 @@ class ReportFile {
   //   - an existing file that is not a regular file (a FIFO, /dev/null, a terminal): opened for writing directly,
   //     with O_NONBLOCK, cleared once open: a FIFO must have a reader already (else ENXIO at once, where a shell's
   //     redirection would wait for one, and timeout would wait with every signal but KILL blocked).
-  //   - anything else is written atomically: an unnamed file (O_TMPFILE) is created now in FILE's directory (after
-  //     following a symbolic link to an existing file, so the link stays a link); Write() names it ".NAME.XXXXXX"
-  //     and renames it over FILE at once. Readers see the old FILE or the whole report, never a part, and a KILL
-  //     before Write() leaves nothing behind (one between the link and the rename, microseconds, leaves the named
-  //     file). Where O_TMPFILE is refused (EOPNOTSUPP, EISDIR, EINVAL: file systems or kernels without it) the
-  //     ".NAME.XXXXXX" is created by Open(), as a named temporary file, which a KILL leaves behind; so also where
-  //     Write() cannot link the unnamed file (no /proc, and no CAP_DAC_READ_SEARCH for AT_EMPTY_PATH): it writes
-  //     the report again to a named temporary file. FILE must be writable if it exists, as for a shell's `>`. The
-  //     new file gets FILE's mode if FILE existed, else 0666 less the umask.
+  //   - anything else is written atomically: an unnamed file (O_TMPFILE) is created now in FILE's directory
+  //     (after following symbolic links, so a link stays a link and its target is replaced, or created if the
+  //     link dangles, as by `>`; a link that fs.protected_symlinks forbids to follow is refused, EACCES, as by
+  //     `>`); Write() names it ".NAME.XXXXXX" and renames it over FILE at once. Readers see the old FILE or the
+  //     whole report, never a part, and a KILL before Write() leaves nothing behind (one between the link and the
+  //     rename, microseconds, leaves the named file). Where O_TMPFILE is refused (EOPNOTSUPP, EISDIR, EINVAL: file
+  //     systems or kernels without it) the ".NAME.XXXXXX" is created by Open(), as a named temporary file, which a
+  //     KILL leaves behind; so also where Write() cannot link the unnamed file (no /proc, and no
+  //     CAP_DAC_READ_SEARCH for AT_EMPTY_PATH): it writes the report again to a named temporary file. FILE must be
+  //     writable if it exists, as for a shell's `>`. The new file gets FILE's mode if FILE existed, else 0666 less
+  //     the umask.
   // Error: "failed to open 'FILE' for writing: REASON" (GNU's msgid, through uucore::Format; FILE quoted by
   // uucore::QuoteFileName, as GNU's quoteaf), code from errno: ENOENT for a missing directory, EACCES, EISDIR
   // for a directory, EBADF for a descriptor that is not open for writing, ENXIO for a FIFO without a reader.
