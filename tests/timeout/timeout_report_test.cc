@@ -2,8 +2,9 @@
 //
 // What the report says is tested in timeout_tree_test.cc (ReportTest); here: no temporary file left even when
 // timeout is killed by KILL (the report waits in an unnamed O_TMPFILE), a FIFO without a reader refused at once
-// (ENXIO, 125) instead of blocking timeout in open(), and a dangling symbolic link that gets its target created
-// as `>` would. Reports are parsed with Python's json module, never by pattern.
+// (ENXIO, 125) instead of blocking timeout in open(), a dangling symbolic link that gets its target created as `>`
+// would, and a writable FILE in a directory we cannot write to, written in place as `>` would. Reports are parsed
+// with Python's json module, never by pattern.
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -174,6 +175,77 @@ TEST_F(ReportFileTest, ADanglingLinkGetsItsTargetCreatedAsByARedirection) {
   ASSERT_EQ(symlink("loop", (dir_ + "/loop").c_str()), 0);
   ExpectCase({"loop", {"timeout", "--report=" + dir_ + "/loop", "10", "true"}, 125, "",
               "timeout: failed to open '" + dir_ + "/loop' for writing: Too many levels of symbolic links\n"});
+}
+
+// A directory only root can write to, holding FILE: as root, timeout runs as nobody (setpriv); otherwise the directory
+// is made read-only. Everything a nobody must reach (the binary too) is outside root's 0700 home.
+class UnwritableDirectoryTest : public testing::Test {
+ protected:
+  void SetUp() override {
+    if (geteuid() == 0 && access(kSetpriv, X_OK) != 0) GTEST_SKIP() << kSetpriv << " is not installed";
+    std::string templ = "/tmp/coreutils-report-XXXXXX";
+    ASSERT_NE(mkdtemp(templ.data()), nullptr);
+    base_ = templ;
+    chmod(base_.c_str(), 0755);
+    binary_ = base_ + "/coreutils";
+    ASSERT_EQ(RunProgram("/bin/cp", {"cp", BinaryPath(), binary_}).status, 0);
+    dir_ = base_ + "/d";
+    ASSERT_EQ(mkdir(dir_.c_str(), 0755), 0);
+  }
+  void TearDown() override {
+    if (base_.empty()) return;
+    chmod(dir_.c_str(), 0755);
+    RunProgram("/bin/rm", {"rm", "-rf", base_});
+  }
+  // FILE with these contents and mode; then the directory can no longer be written to by the one who runs timeout.
+  void Prepare(const std::string& name, const std::string& contents, mode_t mode) {
+    const std::string path = dir_ + "/" + name;
+    FILE* f = fopen(path.c_str(), "w");
+    ASSERT_NE(f, nullptr);
+    fputs(contents.c_str(), f);
+    fclose(f);
+    ASSERT_EQ(chmod(path.c_str(), mode), 0);
+    if (geteuid() != 0) {
+      ASSERT_EQ(chmod(dir_.c_str(), 0555), 0);
+    }
+  }
+  Result Timeout(const std::vector<std::string>& args) {
+    std::vector<std::string> argv = {"timeout"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    if (geteuid() != 0) return RunProgram(binary_, argv);
+    argv.insert(argv.begin(), {"setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", binary_});
+    return RunProgram(kSetpriv, argv);
+  }
+  static constexpr char kSetpriv[] = "/usr/bin/setpriv";
+  std::string base_, binary_, dir_;
+};
+
+TEST_F(UnwritableDirectoryTest, AWritableFileIsWrittenInPlace) {
+  // Before: 125 "Permission denied" (no temporary file beside it), where `>` succeeds.
+  Prepare("r.json", std::string(1000, 'x') + "\n", 0666);
+  struct stat before, after;
+  ASSERT_EQ(stat((dir_ + "/r.json").c_str(), &before), 0);
+  Result r = Timeout({"--report=" + dir_ + "/r.json", "10", "cat", dir_ + "/r.json"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_EQ(r.out, std::string(1000, 'x') + "\n") << "truncated before the command ended";
+  EXPECT_EQ(Field(dir_ + "/r.json", "d['status']"), "0\n");  // One line: the old contents are gone.
+  ASSERT_EQ(stat((dir_ + "/r.json").c_str(), &after), 0);
+  EXPECT_EQ(after.st_ino, before.st_ino);
+  EXPECT_EQ(after.st_mode & 07777, 0666u);
+  EXPECT_EQ(List(dir_), "r.json\n");
+}
+
+TEST_F(UnwritableDirectoryTest, AFileThatIsNotWritableIsStillRefused) {
+  Prepare("r.json", "old\n", 0644);
+  Result r = Timeout({"--report=" + dir_ + "/r.json", "10", "true"});
+  EXPECT_EQ(r.status, 125);
+  EXPECT_EQ(r.err, "timeout: failed to open '" + dir_ + "/r.json' for writing: Permission denied\n");
+  // And a new FILE there cannot be made at all.
+  r = Timeout({"--report=" + dir_ + "/new.json", "10", "true"});
+  EXPECT_EQ(r.status, 125);
+  EXPECT_EQ(r.err, "timeout: failed to open '" + dir_ + "/new.json' for writing: Permission denied\n");
+  EXPECT_EQ(ReadFile(dir_ + "/r.json"), "old\n");
 }
 
 }  // namespace

@@ -415,20 +415,30 @@ absl::StatusOr<ReportFile> ReportFile::Open(absl::string_view path_view) {
   int fd = report_internal::Hooks().refuse_tmpfile ? (errno = EOPNOTSUPP, -1)
                                                     : open(dir.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
   if (fd >= 0) return ReportFile(path, fd, Kind::kUnnamed, final_path, mode);
-  if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL) return OpenError(path, errno);
   std::string temp;
-  fd = NamedTemporary(TempPrefix(final_path), &temp);
-  if (fd < 0) return OpenError(path, errno);
-  ReportFile report(path, fd, Kind::kNamed, final_path, mode);
-  report.temp_path_ = std::move(temp);
-  return report;
+  if (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL) fd = NamedTemporary(TempPrefix(final_path), &temp);
+  if (fd >= 0) {
+    ReportFile report(path, fd, Kind::kNamed, final_path, mode);
+    report.temp_path_ = std::move(temp);
+    return report;
+  }
+  int err = errno;
+  if (exists) {
+    // Nothing can be made beside FILE (a directory we may not write to), but FILE itself may be writable, which is
+    // all `>` needs: written in place, not atomically, and truncated only by Write().
+    fd = open(final_path.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
+    if (fd >= 0) return ReportFile(path, fd, Kind::kInPlace, final_path, mode);
+    err = errno;  // What `>` would say.
+  }
+  return OpenError(path, err);
 }
 
 absl::Status ReportFile::Write(const Outcome& outcome) {
   if (fd_ < 0) return absl::FailedPreconditionError(absl::StrCat("report ", path_, " already written"));
   const std::string text = ToJson(outcome);
-  int err = WriteAll(fd_, text);
-  if (err == 0 && kind_ != Kind::kDirect && fchmod(fd_, mode_) != 0) err = errno;
+  int err = kind_ == Kind::kInPlace && ftruncate(fd_, 0) != 0 ? errno : 0;
+  if (err == 0) err = WriteAll(fd_, text);
+  if (err == 0 && (kind_ == Kind::kUnnamed || kind_ == Kind::kNamed) && fchmod(fd_, mode_) != 0) err = errno;
   if (err == 0 && kind_ == Kind::kUnnamed) {
     // A name now, renamed over FILE at once: only a KILL between the two leaves it behind.
     if (LinkUnnamed(fd_, TempPrefix(final_path_), &temp_path_) != 0) {

@@ -113,6 +113,10 @@ class ReportFile {
   //     CAP_DAC_READ_SEARCH for AT_EMPTY_PATH): it writes the report again to a named temporary file. FILE must be
   //     writable if it exists, as for a shell's `>`. The new file gets FILE's mode if FILE existed, else 0666 less
   //     the umask.
+  //   - where no file can be made beside an existing FILE (a directory we may not write to, EACCES; a read-only
+  //     file system, a full one) but FILE itself can be opened for writing, as `>` needs: FILE is opened now and
+  //     Write() truncates it and writes in place: not atomically (a reader may see it empty or partly written, and
+  //     a failed write leaves it so), FILE's inode, owner and mode kept.
   // Error: "failed to open 'FILE' for writing: REASON" (GNU's msgid, through uucore::Format; FILE quoted by
   // uucore::QuoteFileName, as GNU's quoteaf), code from errno: ENOENT for a missing directory, EACCES, EISDIR
   // for a directory, EBADF for a descriptor that is not open for writing, ENXIO for a FIFO without a reader.
@@ -127,7 +131,7 @@ class ReportFile {
   // Write()
   //
   // Writes ToJson(outcome) (all of it, retrying partial writes and EINTR), then closes; for a regular file, sets
-  // the mode, names the unnamed file and renames it over FILE. Once only: a second call is FailedPrecondition.
+  // the mode, names the unnamed file and renames it over FILE (in place: truncates FILE first). Once only: a second call is FailedPrecondition.
   // Error: "error writing 'FILE': REASON" (GNU's msgid), code from errno (EPIPE for a pipe nobody reads, with
   // SIGPIPE blocked or ignored; ENOSPC); the temporary file is removed.
   absl::Status Write(const Outcome& outcome);
@@ -140,6 +144,7 @@ class ReportFile {
     kDirect,   // written where it is: a descriptor, a FIFO, a device
     kUnnamed,  // an O_TMPFILE in FILE's directory, named and renamed over FILE by Write()
     kNamed,    // a named temporary file, renamed over FILE by Write() (where O_TMPFILE is refused)
+    kInPlace,  // FILE itself, truncated and written by Write(): no file could be made beside it
   };
   ReportFile(std::string path, int fd, Kind kind, std::string final_path, mode_t mode);
 
