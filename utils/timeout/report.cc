@@ -378,6 +378,7 @@ absl::StatusOr<ReportFile> ReportFile::Open(absl::string_view path_view) {
   if (path.empty()) return OpenError(path, ENOENT);  // As open(2) refuses it.
   struct stat st;
   const bool exists = stat(path.c_str(), &st) == 0;
+  const int stat_errno = exists ? 0 : errno;
   if (exists && S_ISDIR(st.st_mode)) return OpenError(path, EISDIR);
   if (path.back() == '/') {
     // A directory to be, never a file: open(2) with O_CREAT refuses it without creating anything, and says why
@@ -400,7 +401,7 @@ absl::StatusOr<ReportFile> ReportFile::Open(absl::string_view path_view) {
     }
     return ReportFile(path, fd, Kind::kDirect, "", 0);
   }
-  if (!exists && errno != ENOENT) return OpenError(path, errno);  // ELOOP, ENOTDIR, EACCES on the way...
+  if (!exists && stat_errno != ENOENT) return OpenError(path, stat_errno);  // ELOOP, ENOTDIR, EACCES on the way.
   if (exists && access(path.c_str(), W_OK) != 0) return OpenError(path, errno);  // As `>` would refuse it.
   // Atomically: a file beside the real one (through symbolic links: beside the target, which a dangling link then
   // gets, as `>` would create it), renamed over it at the end.
