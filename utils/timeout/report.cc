@@ -3,11 +3,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -33,6 +36,14 @@
 #include "uucore/signals.h"
 
 namespace timeout_report {
+
+namespace report_internal {
+TestHooks& Hooks() {
+  static TestHooks hooks;
+  return hooks;
+}
+}  // namespace report_internal
+
 namespace {
 
 constexpr char kReplacement[] = "\xEF\xBF\xBD";  // U+FFFD
@@ -111,6 +122,119 @@ mode_t CurrentUmask() {
   const mode_t mask = umask(022);
   umask(mask);
   return mask;
+}
+
+// The whole of `text` to `fd`, partial writes and EINTR retried: 0, or the errno (EIO for a write of nothing).
+int WriteAll(int fd, absl::string_view text) {
+  for (size_t done = 0; done < text.size();) {
+    const ssize_t n = write(fd, text.data() + done, text.size() - done);
+    if (n > 0) {
+      done += static_cast<size_t>(n);
+    } else if (n < 0 && errno == EINTR) {
+      continue;  // Interrupted before writing anything; write again.
+    } else {
+      return n < 0 ? errno : EIO;
+    }
+  }
+  return 0;
+}
+
+// Six characters for a temporary name, as mkstemp's XXXXXX (getrandom; the clock and pid where it has nothing).
+std::string RandomSuffix() {
+  static constexpr char kChars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+  uint64_t bits = 0;
+  if (getrandom(&bits, sizeof bits, GRND_NONBLOCK) != static_cast<ssize_t>(sizeof bits)) {
+    timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    bits = (static_cast<uint64_t>(now.tv_nsec) << 20) ^ static_cast<uint64_t>(now.tv_sec) ^
+           (static_cast<uint64_t>(getpid()) << 40);
+  }
+  std::string suffix;
+  for (int i = 0; i < 6; ++i, bits /= 62) suffix += kChars[bits % 62];
+  return suffix;
+}
+
+// Gives the unnamed file `fd` (O_TMPFILE) a fresh name, PREFIX and six characters: through /proc/self/fd/N, which
+// needs no privilege, else AT_EMPTY_PATH, which needs CAP_DAC_READ_SEARCH. 0 and the name in *linked, or the errno.
+int LinkUnnamed(int fd, const std::string& prefix, std::string* linked) {
+  char proc_path[32];
+  snprintf(proc_path, sizeof proc_path, "/proc/self/fd/%d", fd);
+  if (report_internal::Hooks().refuse_link) return EPERM;
+  int err = EEXIST;
+  for (int attempt = 0; attempt < 100 && err == EEXIST; ++attempt) {
+    *linked = prefix + RandomSuffix();
+    err = 0;
+    if (linkat(AT_FDCWD, proc_path, AT_FDCWD, linked->c_str(), AT_SYMLINK_FOLLOW) == 0) break;
+    err = errno;
+    if (err == EEXIST) continue;
+    if (linkat(fd, "", AT_FDCWD, linked->c_str(), AT_EMPTY_PATH) == 0) {
+      err = 0;
+      break;
+    }
+    if (errno == EEXIST) err = EEXIST;
+  }
+  if (err != 0) linked->clear();
+  return err;
+}
+
+// Whether open(2) would follow the link LINK (lstat: st): not, under fs.protected_symlinks, when it lies in a sticky
+// world-writable directory (/tmp) and neither we nor the directory's owner own it. We rename over its target
+// ourselves, so the kernel does not check this for us.
+bool MayFollow(const std::string& link, const struct stat& st) {
+  if (st.st_uid == geteuid()) return true;
+  const size_t slash = link.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : link.substr(0, slash == 0 ? 1 : slash);
+  struct stat dst;
+  if (stat(dir.c_str(), &dst) != 0 || (dst.st_mode & (S_ISVTX | S_IWOTH)) != (S_ISVTX | S_IWOTH) ||
+      dst.st_uid == st.st_uid) {
+    return true;
+  }
+  absl::StatusOr<std::string> setting = uucore::ReadFile("/proc/sys/fs/protected_symlinks");
+  return !setting.ok() || absl::StripAsciiWhitespace(*setting) == "0";
+}
+
+// PATH with its symbolic links followed, as open(2) follows them, to the name that is or will be the regular file:
+// an existing file's, or the one a dangling link names (which `>` would create through the link). 0, or the errno.
+int FollowLinks(const std::string& path, std::string* final_path) {
+  std::string current = path;
+  for (int links = 0; links <= 40; ++links) {  // Linux's limit on the links one lookup follows.
+    struct stat st;
+    const bool found = lstat(current.c_str(), &st) == 0;
+    if (!found && errno != ENOENT) return errno;  // ENOTDIR, EACCES on the way.
+    if (!found || !S_ISLNK(st.st_mode)) {  // The file, or a free name (or a missing directory: ENOENT later).
+      if (current.back() == '/') return EISDIR;  // A link to "DIR/" that does not exist: a directory to be.
+      *final_path = std::move(current);
+      return 0;
+    }
+    if (!MayFollow(current, st)) return EACCES;
+    char target[PATH_MAX];
+    const ssize_t n = readlink(current.c_str(), target, sizeof target);
+    if (n < 0) return errno;
+    if (n == 0) return ENOENT;
+    if (static_cast<size_t>(n) == sizeof target) return ENAMETOOLONG;
+    // A relative target is relative to the link's directory.
+    const size_t slash = current.rfind('/');
+    current = target[0] == '/' || slash == std::string::npos
+                  ? std::string(target, static_cast<size_t>(n))
+                  : absl::StrCat(absl::string_view(current).substr(0, slash + 1), absl::string_view(target, n));
+  }
+  return ELOOP;
+}
+
+// ".NAME." in FINAL's directory: the start of a temporary name beside FINAL.
+std::string TempPrefix(absl::string_view final_path) {
+  const size_t slash = final_path.rfind('/');
+  if (slash == absl::string_view::npos) return absl::StrCat(".", final_path, ".");
+  return absl::StrCat(final_path.substr(0, slash + 1), ".", final_path.substr(slash + 1), ".");
+}
+
+// A named temporary file PREFIX + XXXXXX (mkostemp), for where O_TMPFILE is refused: its descriptor and *path, or
+// -1 and errno set.
+int NamedTemporary(const std::string& prefix, std::string* path) {
+  std::string temp = prefix + "XXXXXX";
+  const int fd = mkostemp(temp.data(), O_CLOEXEC);
+  if (fd >= 0) *path = std::move(temp);
+  return fd;
 }
 
 }  // namespace
@@ -209,12 +333,11 @@ std::string ToJson(const Outcome& o) {
       ",\"error\":", o.error.has_value() ? JsonString(*o.error) : "null", "}\n");
 }
 
-ReportFile::ReportFile(std::string path, int fd, std::string temp_path, std::string final_path, mode_t mode)
-    : path_(std::move(path)), fd_(fd), temp_path_(std::move(temp_path)), final_path_(std::move(final_path)),
-      mode_(mode) {}
+ReportFile::ReportFile(std::string path, int fd, Kind kind, std::string final_path, mode_t mode)
+    : path_(std::move(path)), fd_(fd), kind_(kind), final_path_(std::move(final_path)), mode_(mode) {}
 
 ReportFile::ReportFile(ReportFile&& other) noexcept
-    : path_(std::move(other.path_)), fd_(other.fd_), temp_path_(std::move(other.temp_path_)),
+    : path_(std::move(other.path_)), fd_(other.fd_), kind_(other.kind_), temp_path_(std::move(other.temp_path_)),
       final_path_(std::move(other.final_path_)), mode_(other.mode_) {
   other.fd_ = -1;
   other.temp_path_.clear();
@@ -225,6 +348,7 @@ ReportFile& ReportFile::operator=(ReportFile&& other) noexcept {
   this->~ReportFile();
   path_ = std::move(other.path_);
   fd_ = other.fd_;
+  kind_ = other.kind_;
   temp_path_ = std::move(other.temp_path_);
   final_path_ = std::move(other.final_path_);
   mode_ = other.mode_;
@@ -249,11 +373,12 @@ absl::StatusOr<ReportFile> ReportFile::Open(absl::string_view path_view) {
     if (flags < 0 || (flags & O_ACCMODE) == O_RDONLY) return OpenError(path, EBADF);
     const int fd = fcntl(named, F_DUPFD_CLOEXEC, 3);
     if (fd < 0) return OpenError(path, errno);
-    return ReportFile(path, fd, "", "", 0);
+    return ReportFile(path, fd, Kind::kDirect, "", 0);
   }
   if (path.empty()) return OpenError(path, ENOENT);  // As open(2) refuses it.
   struct stat st;
   const bool exists = stat(path.c_str(), &st) == 0;
+  const int stat_errno = exists ? 0 : errno;
   if (exists && S_ISDIR(st.st_mode)) return OpenError(path, EISDIR);
   if (path.back() == '/') {
     // A directory to be, never a file: open(2) with O_CREAT refuses it without creating anything, and says why
@@ -263,54 +388,79 @@ absl::StatusOr<ReportFile> ReportFile::Open(absl::string_view path_view) {
     if (fd >= 0) close(fd);
     return OpenError(path, err);
   }
-  if (exists && !S_ISREG(st.st_mode)) {  // A FIFO, a device: written where it is.
-    const int fd = open(path.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
+  if (exists && !S_ISREG(st.st_mode)) {
+    // A FIFO, a device: written where it is. O_NONBLOCK: a FIFO without a reader fails at once (ENXIO) instead
+    // of blocking us in open() for ever, every signal but KILL blocked and the time limit not yet running.
+    const int fd = open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
     if (fd < 0) return OpenError(path, errno);
-    return ReportFile(path, fd, "", "", 0);
+    const int flags = fcntl(fd, F_GETFL);  // The write blocks until the reader has taken it, as a shell's would.
+    if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
+      const int err = errno;
+      close(fd);
+      return OpenError(path, err);
+    }
+    return ReportFile(path, fd, Kind::kDirect, "", 0);
   }
+  if (!exists && stat_errno != ENOENT) return OpenError(path, stat_errno);  // ELOOP, ENOTDIR, EACCES on the way.
   if (exists && access(path.c_str(), W_OK) != 0) return OpenError(path, errno);  // As `>` would refuse it.
-  // Atomically: a temporary file beside the real one (through a symbolic link: beside its target).
-  std::string final_path = path;
-  struct stat lst;
-  if (exists && lstat(path.c_str(), &lst) == 0 && S_ISLNK(lst.st_mode)) {
-    char resolved[PATH_MAX];
-    if (realpath(path.c_str(), resolved) != nullptr) final_path = resolved;
-  }
+  // Atomically: a file beside the real one (through symbolic links: beside the target, which a dangling link then
+  // gets, as `>` would create it), renamed over it at the end.
+  std::string final_path;
+  if (const int err = FollowLinks(path, &final_path); err != 0) return OpenError(path, err);
   const size_t slash = final_path.rfind('/');
   const std::string dir = slash == std::string::npos ? "." : final_path.substr(0, slash == 0 ? 1 : slash);
-  const std::string name = slash == std::string::npos ? final_path : final_path.substr(slash + 1);
-  std::string temp = absl::StrCat(dir == "/" ? "" : dir, "/.", name, ".XXXXXX");
-  const int fd = mkostemp(temp.data(), O_CLOEXEC);
-  if (fd < 0) return OpenError(path, errno);
   const mode_t mode = exists ? (st.st_mode & 07777) : (0666 & ~CurrentUmask());
-  return ReportFile(path, fd, temp, final_path, mode);
+  // Unnamed until Write() (O_TMPFILE): a KILL before then leaves nothing behind. Where the file system refuses
+  // O_TMPFILE (EOPNOTSUPP; EISDIR or EINVAL from a kernel or file system that does not know it), a named
+  // temporary file, which a KILL leaves behind.
+  int fd = report_internal::Hooks().refuse_tmpfile ? (errno = EOPNOTSUPP, -1)
+                                                    : open(dir.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+  if (fd >= 0) return ReportFile(path, fd, Kind::kUnnamed, final_path, mode);
+  std::string temp;
+  if (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL) fd = NamedTemporary(TempPrefix(final_path), &temp);
+  if (fd >= 0) {
+    ReportFile report(path, fd, Kind::kNamed, final_path, mode);
+    report.temp_path_ = std::move(temp);
+    return report;
+  }
+  int err = errno;
+  if (exists) {
+    // Nothing can be made beside FILE (a directory we may not write to), but FILE itself may be writable, which is
+    // all `>` needs: written in place, not atomically, and truncated only by Write().
+    fd = open(final_path.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
+    if (fd >= 0) return ReportFile(path, fd, Kind::kInPlace, final_path, mode);
+    err = errno;  // What `>` would say.
+  }
+  return OpenError(path, err);
 }
 
 absl::Status ReportFile::Write(const Outcome& outcome) {
   if (fd_ < 0) return absl::FailedPreconditionError(absl::StrCat("report ", path_, " already written"));
   const std::string text = ToJson(outcome);
-  int err = 0;
-  for (size_t done = 0; done < text.size();) {
-    const ssize_t n = write(fd_, text.data() + done, text.size() - done);
-    if (n > 0) {
-      done += static_cast<size_t>(n);
-    } else if (n < 0 && errno == EINTR) {
-      continue;  // Interrupted before writing anything; write again.
-    } else {
-      err = n < 0 ? errno : EIO;
-      break;
+  int err = kind_ == Kind::kInPlace && ftruncate(fd_, 0) != 0 ? errno : 0;
+  if (err == 0) err = WriteAll(fd_, text);
+  if (err == 0 && (kind_ == Kind::kUnnamed || kind_ == Kind::kNamed) && fchmod(fd_, mode_) != 0) err = errno;
+  if (err == 0 && kind_ == Kind::kUnnamed) {
+    // A name now, renamed over FILE at once: only a KILL between the two leaves it behind.
+    if (LinkUnnamed(fd_, TempPrefix(final_path_), &temp_path_) != 0) {
+      // No link (no /proc, no privilege for AT_EMPTY_PATH, a file system that refuses it): write it again, to a
+      // named temporary file.
+      close(fd_);
+      fd_ = NamedTemporary(TempPrefix(final_path_), &temp_path_);
+      if (fd_ < 0) {
+        err = errno;
+      } else {
+        err = WriteAll(fd_, text);
+        if (err == 0 && fchmod(fd_, mode_) != 0) err = errno;
+      }
     }
   }
-  if (err == 0 && !temp_path_.empty() && fchmod(fd_, mode_) != 0) err = errno;
-  if (close(fd_) != 0 && err == 0 && errno != EINTR) err = errno;
+  if (fd_ >= 0 && close(fd_) != 0 && err == 0 && errno != EINTR) err = errno;
   fd_ = -1;
   if (err == 0 && !temp_path_.empty() && rename(temp_path_.c_str(), final_path_.c_str()) != 0) err = errno;
-  if (err != 0) {
-    if (!temp_path_.empty()) unlink(temp_path_.c_str());
-    temp_path_.clear();
-    return WriteError(path_, err);
-  }
+  if (!temp_path_.empty() && err != 0) unlink(temp_path_.c_str());
   temp_path_.clear();
+  if (err != 0) return WriteError(path_, err);
   return absl::OkStatus();
 }
 

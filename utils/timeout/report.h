@@ -99,16 +99,27 @@ class ReportFile {
   //   - "/dev/stdout", "/dev/stderr", "/dev/fd/N", "/proc/self/fd/N": descriptor 1, 2 or N is duplicated (close-on-
   //     exec, so the command does not inherit the copy) and written directly, at its offset, O_APPEND kept: not
   //     reopened, since reopening would truncate a file opened by `3>>log`, and N must be open for writing.
-  //   - an existing file that is not a regular file (a FIFO, /dev/null, a terminal): opened for writing directly
-  //     (a FIFO blocks until it has a reader, as a shell's redirection does).
-  //   - anything else is written atomically: a temporary file ".NAME.XXXXXX" is created now in FILE's directory
-  //     (after following a symbolic link to an existing file, so the link stays a link) and renamed over FILE by
-  //     Write(); readers see the old FILE or the whole report, never a part. FILE must be writable if it exists,
-  //     as for a shell's `>`. The new file gets FILE's mode if FILE existed, else 0666 less the umask. If timeout
-  //     is killed before Write() (SIGKILL), the temporary file stays behind.
+  //   - an existing file that is not a regular file (a FIFO, /dev/null, a terminal): opened for writing directly,
+  //     with O_NONBLOCK, cleared once open: a FIFO must have a reader already (else ENXIO at once, where a shell's
+  //     redirection would wait for one, and timeout would wait with every signal but KILL blocked).
+  //   - anything else is written atomically: an unnamed file (O_TMPFILE) is created now in FILE's directory
+  //     (after following symbolic links, so a link stays a link and its target is replaced, or created if the
+  //     link dangles, as by `>`; a link that fs.protected_symlinks forbids to follow is refused, EACCES, as by
+  //     `>`); Write() names it ".NAME.XXXXXX" and renames it over FILE at once. Readers see the old FILE or the
+  //     whole report, never a part, and a KILL before Write() leaves nothing behind (one between the link and the
+  //     rename, microseconds, leaves the named file). Where O_TMPFILE is refused (EOPNOTSUPP, EISDIR, EINVAL: file
+  //     systems or kernels without it) the ".NAME.XXXXXX" is created by Open(), as a named temporary file, which a
+  //     KILL leaves behind; so also where Write() cannot link the unnamed file (no /proc, and no
+  //     CAP_DAC_READ_SEARCH for AT_EMPTY_PATH): it writes the report again to a named temporary file. FILE must be
+  //     writable if it exists, as for a shell's `>`. The new file gets FILE's mode if FILE existed, else 0666 less
+  //     the umask.
+  //   - where no file can be made beside an existing FILE (a directory we may not write to, EACCES; a read-only
+  //     file system, a full one) but FILE itself can be opened for writing, as `>` needs: FILE is opened now and
+  //     Write() truncates it and writes in place: not atomically (a reader may see it empty or partly written, and
+  //     a failed write leaves it so), FILE's inode, owner and mode kept.
   // Error: "failed to open 'FILE' for writing: REASON" (GNU's msgid, through uucore::Format; FILE quoted by
-  // uucore::QuoteFileName, as GNU's quoteaf), code from errno: ENOENT for a missing directory, EACCES, EISDIR for a directory, EBADF for a
-  // descriptor that is not open for writing.
+  // uucore::QuoteFileName, as GNU's quoteaf), code from errno: ENOENT for a missing directory, EACCES, EISDIR
+  // for a directory, EBADF for a descriptor that is not open for writing, ENXIO for a FIFO without a reader.
   [[nodiscard]] static absl::StatusOr<ReportFile> Open(absl::string_view path);
 
   ReportFile(ReportFile&& other) noexcept;
@@ -120,7 +131,7 @@ class ReportFile {
   // Write()
   //
   // Writes ToJson(outcome) (all of it, retrying partial writes and EINTR), then closes; for a regular file, sets
-  // the mode and renames the temporary file over FILE. Once only: a second call is FailedPrecondition.
+  // the mode, names the unnamed file and renames it over FILE (in place: truncates FILE first). Once only: a second call is FailedPrecondition.
   // Error: "error writing 'FILE': REASON" (GNU's msgid), code from errno (EPIPE for a pipe nobody reads, with
   // SIGPIPE blocked or ignored; ENOSPC); the temporary file is removed.
   absl::Status Write(const Outcome& outcome);
@@ -129,15 +140,33 @@ class ReportFile {
   const std::string& path() const { return path_; }
 
  private:
-  ReportFile(std::string path, int fd, std::string temp_path, std::string final_path, mode_t mode);
+  enum class Kind {
+    kDirect,   // written where it is: a descriptor, a FIFO, a device
+    kUnnamed,  // an O_TMPFILE in FILE's directory, named and renamed over FILE by Write()
+    kNamed,    // a named temporary file, renamed over FILE by Write() (where O_TMPFILE is refused)
+    kInPlace,  // FILE itself, truncated and written by Write(): no file could be made beside it
+  };
+  ReportFile(std::string path, int fd, Kind kind, std::string final_path, mode_t mode);
 
   std::string path_;        // as given
   int fd_ = -1;
-  std::string temp_path_;   // empty when written directly
-  std::string final_path_;  // what temp_path_ is renamed to
+  Kind kind_ = Kind::kDirect;
+  std::string temp_path_;   // the temporary file's name while it has one, removed by the destructor
+  std::string final_path_;  // what the temporary file is renamed to
   mode_t mode_ = 0644;
 };
 
+namespace report_internal {
+
+// For report_test only: take the fallbacks as if O_TMPFILE were refused (Open() makes a named temporary file) or
+// the unnamed file could not be linked (Write() writes the report again to a named temporary file).
+struct TestHooks {
+  bool refuse_tmpfile = false;
+  bool refuse_link = false;
+};
+TestHooks& Hooks();
+
+}  // namespace report_internal
 }  // namespace timeout_report
 
 #endif  // UTILS_TIMEOUT_REPORT_H_

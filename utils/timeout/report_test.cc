@@ -168,7 +168,8 @@ std::vector<std::string> Entries(const std::string& dir, const std::string& pref
   std::vector<std::string> names;
   DIR* d = opendir(dir.c_str());
   while (const dirent* e = d ? readdir(d) : nullptr) {
-    if (absl::StartsWith(e->d_name, prefix)) names.push_back(e->d_name);
+    const std::string name = e->d_name;
+    if (name != "." && name != ".." && absl::StartsWith(name, prefix)) names.push_back(name);
   }
   if (d) closedir(d);
   return names;
@@ -191,7 +192,7 @@ TEST_F(ReportFileTest, ARegularFileAppearsWholeAtWrite) {
   absl::StatusOr<ReportFile> report = ReportFile::Open(path);
   ASSERT_THAT(report, IsOk());
   EXPECT_NE(access(path.c_str(), F_OK), 0);  // Not there before the command has ended...
-  EXPECT_EQ(Entries(dir_, ".r.json.").size(), 1u);  // ...but its temporary file is, so Open() proved we can write.
+  EXPECT_TRUE(Entries(dir_, ".").empty()) << "a name was added";  // ...nor any name for its file, which is unnamed.
   ASSERT_THAT(report->Write(TimedOut()), IsOk());
   EXPECT_EQ(ReadAll(path), ToJson(TimedOut()));
   EXPECT_TRUE(Entries(dir_, ".r.json.").empty());
@@ -240,6 +241,66 @@ TEST_F(ReportFileTest, WithoutWriteNothingIsLeft) {
   }
   EXPECT_NE(access(path.c_str(), F_OK), 0);
   EXPECT_TRUE(Entries(dir_, ".r.json.").empty());
+}
+
+TEST_F(ReportFileTest, AKillBeforeWriteLeavesNothing) {
+  const std::string path = dir_ + "/r.json";
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    absl::StatusOr<ReportFile> report = ReportFile::Open(path);
+    if (!report.ok()) _exit(1);
+    raise(SIGKILL);  // No destructor runs.
+    _exit(2);
+  }
+  int status;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFSIGNALED(status)) << status;
+  EXPECT_TRUE(Entries(dir_, ".").empty()) << "a temporary file was left";
+  EXPECT_NE(access(path.c_str(), F_OK), 0);
+}
+
+TEST_F(ReportFileTest, WithoutOTmpfileANamedTemporaryFile) {
+  const std::string path = dir_ + "/r.json";
+  std::ofstream(path) << "old\n";
+  chmod(path.c_str(), 0640);
+  report_internal::Hooks().refuse_tmpfile = true;
+  absl::StatusOr<ReportFile> report = ReportFile::Open(path);
+  report_internal::Hooks().refuse_tmpfile = false;
+  ASSERT_THAT(report, IsOk());
+  const std::vector<std::string> temps = Entries(dir_, ".r.json.");
+  ASSERT_EQ(temps.size(), 1u);
+  struct stat st;
+  ASSERT_EQ(stat((dir_ + "/" + temps[0]).c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0600u);  // Until it is complete.
+  ASSERT_THAT(report->Write(TimedOut()), IsOk());
+  EXPECT_EQ(ReadAll(path), ToJson(TimedOut()));
+  ASSERT_EQ(stat(path.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0640u);
+  EXPECT_TRUE(Entries(dir_, ".").empty());
+  {  // Without Write(), the destructor removes it.
+    report_internal::Hooks().refuse_tmpfile = true;
+    absl::StatusOr<ReportFile> unwritten = ReportFile::Open(path);
+    report_internal::Hooks().refuse_tmpfile = false;
+    ASSERT_THAT(unwritten, IsOk());
+    EXPECT_EQ(Entries(dir_, ".r.json.").size(), 1u);
+  }
+  EXPECT_TRUE(Entries(dir_, ".").empty());
+}
+
+TEST_F(ReportFileTest, AnUnnamedFileThatCannotBeLinkedIsWrittenAgainNamed) {
+  const std::string path = dir_ + "/r.json";
+  absl::StatusOr<ReportFile> report = ReportFile::Open(path);
+  ASSERT_THAT(report, IsOk());
+  report_internal::Hooks().refuse_link = true;
+  const absl::Status written = report->Write(TimedOut());
+  report_internal::Hooks().refuse_link = false;
+  ASSERT_THAT(written, IsOk());
+  EXPECT_EQ(ReadAll(path), ToJson(TimedOut()));
+  struct stat st;
+  ASSERT_EQ(stat(path.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0644u);
+  EXPECT_TRUE(Entries(dir_, ".").empty());
 }
 
 TEST_F(ReportFileTest, RefusalsInGnusWords) {
