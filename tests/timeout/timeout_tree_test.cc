@@ -309,11 +309,12 @@ TEST_F(ReportTest, AFileThatCannotBeOpenedStopsTimeoutBeforeTheCommand) {
 }
 
 TEST_F(ReportTest, IsReplacedAtomically) {
-  // While the command runs FILE still holds the old report, and the new one waits in a temporary file beside it.
+  // While the command runs FILE still holds the old report, and the new one waits in a file without a name
+  // (O_TMPFILE), which gets one only to be renamed over FILE at the end.
   ASSERT_EQ(system(("echo old >" + file()).c_str()), 0);
   Result r = Invoke({"timeout", "--report=" + file(), "10", "sh", "-c", "cat \"$0\"; ls -A \"$1\" | wc -l", file(),
                      dir_});
-  EXPECT_EQ(r.out, "old\n2\n");
+  EXPECT_EQ(r.out, "old\n1\n");
   EXPECT_EQ(Field(file(), "d['status']"), "0\n");
   EXPECT_EQ(RunProgram("/bin/sh", {"sh", "-c", "ls -A \"$0\"", dir_}).out, "report.json\n") << "a temporary file left";
 }
