@@ -528,6 +528,28 @@ TEST(TimeoutTest, DifferenceFromGnuTtinTtouKeepTheCallersHandling) {
         Ignoring({SIGCHLD}));
 }
 
+// Deliberate difference from GNU (9.1 and 9.10): with -s CHLD the command's exit is still seen. GNU's handler for
+// the -s signal takes SIGCHLD over, so it never notices the command end and waits for ever (or for -k's KILL, which
+// kills timeout itself: 137).
+TEST(TimeoutTest, DifferenceFromGnuChldAsTheSignalStillSeesTheCommandEnd) {
+  Check({"CHLD is ignored by the command, which ends by itself later",
+         {"timeout", "-s", "CHLD", "0.1", "sh", "-c", "sleep 0.5; exit 3"}, 124, 0, "", ""});
+  Check({"its own status with -p", {"timeout", "-p", "-s", "CHLD", "0.1", "sh", "-c", "sleep 0.5; exit 3"}, 3, 0,
+         "", ""});
+}
+
+// Deliberate difference from GNU 9.10: a SIGPIPE that timeout's own write raises (-v's notice to a pipe whose
+// reader is gone) is dropped, not passed on to the command as if someone had sent it (9.10 does, so a command that
+// ignores TERM dies of PIPE at once; 9.1 dies of it itself, 141, leaving the command running).
+TEST(TimeoutTest, DifferenceFromGnuItsOwnSigpipeIsNotPassedOn) {
+  // The notice goes to `true`'s pipe, long closed when it is written; the status goes to our stderr (fd 3).
+  Result r = RunProgram("/bin/sh", {"sh", "-c",
+                                    "{ \"$0\" timeout -v -p 0.5 sh -c 'trap \"\" TERM; sleep 1; exit 3' 2>&1 >/dev/null; "
+                                    "echo \"status $?\" >&3; } 3>&2 | true",
+                                    BinaryPath()});
+  EXPECT_EQ(r.err, "status 3\n");  // GNU 9.10: 141 (the command died of PIPE).
+}
+
 // Accepted: -f and -p are the short options of newer GNU releases; 9.1 has only --foreground/--preserve-status.
 TEST(TimeoutTest, ShortFormsOfNewerGnu) {
   Check({"-f", {"timeout", "-f", "10", "sh", "-c", "exit 2"}, 2, 0, "", ""});
