@@ -303,6 +303,12 @@ TEST(InactivityTest, OutputRestartsTheTimer) {
          Lines(5), "", 10});
 }
 
+TEST(InactivityTest, ItsShortOptionTakesNoArgument) {
+  // So `-inf` is -i, then an unknown -n (GNU, without -i, names the 'i').
+  Check({"-inf", {"timeout", "-inf", "true"}, 125, "",
+         "timeout: invalid option -- 'n'\nTry 'timeout --help' for more information.\n"});
+}
+
 TEST(InactivityTest, SilenceTimesOut) {
   Check({"silent after one line", {"timeout", "-i", "0.3", "sh", "-c", "echo a; sleep 10"}, 124, "a\n", ""});
   Check({"partial lines pass through as they are", {"timeout", "-i", "0.3", "sh", "-c", "printf 'a'; sleep 10"}, 124,
