@@ -477,9 +477,6 @@ TEST_F(SpawnIntoCgroupTest, AScriptWithoutShebangAndAHugeArgvRuns) {
   EXPECT_EQ(ExitStatusOf(*Reap(*pid)), 0);
 }
 
-}  // namespace
-}  // namespace uucore
-
 // In a child, whose descriptors we may close: the return value, then the placeholders, as the child's exit status
 // bits (1: the mask was wrong, 2: a placeholder is missing or not close-on-exec, 4: it could be written, 8: a new
 // descriptor landed on 0-2).
@@ -490,7 +487,7 @@ int HeldStandardDescriptors(bool close0, bool close2) {
     close(1);
     if (close2) close(2);
     const unsigned expected = (close0 ? 1u : 0u) | 2u | (close2 ? 4u : 0u);
-    int bad = uucore::HoldClosedStandardDescriptors() == expected ? 0 : 1;
+    int bad = HoldClosedStandardDescriptors() == expected ? 0 : 1;
     for (int fd = 0; fd <= 2; ++fd) {
       if ((expected & (1u << fd)) == 0) continue;
       if (fcntl(fd, F_GETFD) != FD_CLOEXEC) bad |= 2;
@@ -512,5 +509,8 @@ TEST(HoldClosedStandardDescriptorsTest, FillsClosedOnesWithPlaceholdersThatActCl
 }
 
 TEST(HoldClosedStandardDescriptorsTest, LeavesOpenOnesAlone) {
-  EXPECT_EQ(uucore::HoldClosedStandardDescriptors(), 0u);  // gtest's own 0, 1 and 2 are open.
+  EXPECT_EQ(HoldClosedStandardDescriptors(), 0u);  // gtest's own 0, 1 and 2 are open.
 }
+
+}  // namespace
+}  // namespace uucore
