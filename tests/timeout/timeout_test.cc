@@ -322,6 +322,11 @@ TEST(TimeoutTest, APassedOnSignalArmsKillAfterAndTimeoutWaits) {
   Check({"USR1 then -k: the command ignores USR1 and is KILLed 0.2 s later",
          {"timeout", "-v", "-k", "0.2", "10", "sh", "-c", "trap '' USR1; kill -USR1 $PPID; while :; do sleep 0.1; done"},
          137, SIGKILL, "", "timeout: sending signal USR1 to command 'sh'\ntimeout: sending signal KILL to command 'sh'\n"});
+  // As GNU (9.1, 9.10): -k's clock does not cancel the time limit; whichever comes first sends KILL.
+  Check({"TERM then -k 20: the original 0.5 s limit still comes first, and sends KILL",
+         {"timeout", "-v", "-k", "20", "0.5", "sh", "-c", "trap '' TERM; kill -TERM $PPID; while :; do sleep 0.1; done"},
+         137, SIGKILL, "", "timeout: sending signal TERM to command 'sh'\ntimeout: sending signal KILL to command 'sh'\n",
+         10});
   Check({"the command's status after a passed-on signal",
          {"timeout", "10", "sh", "-c", "trap 'kill $! 2>/dev/null; exit 7' USR2; kill -USR2 $PPID; sleep 10 & wait"},
          7, 0, "", ""});

@@ -51,6 +51,7 @@
 #include <unistd.h>
 
 #include <functional>
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <string>
@@ -283,12 +284,13 @@ struct Monitor {
     ArmKill();
   }
 
-  // After the first signal, whatever sent it, -k starts counting: its expiry sends KILL.
+  // After the first signal, whatever sent it, -k starts counting: its expiry sends KILL. A time limit still to come
+  // (a signal passed on before it) keeps running, as GNU's: whichever comes first now sends KILL.
   void ArmKill() {
     if (kill_after == absl::ZeroDuration()) return;
     next_signal = SIGKILL;
     kill_armed = true;
-    alarm = uucore::Deadline::In(kill_after);
+    alarm = std::min(alarm, uucore::Deadline::In(kill_after));
     kill_after = absl::ZeroDuration();
   }
 };
