@@ -251,6 +251,11 @@ CgroupLeaf& CgroupLeaf::operator=(CgroupLeaf&& other) noexcept {
 
 CgroupLeaf::~CgroupLeaf() { (void)Remove(); }
 
+namespace {
+// The numbers Create() has taken in this process: our leaves are PREFIX.NS.PID.N with N below it.
+std::atomic<unsigned> leaves_made{0};
+}  // namespace
+
 absl::StatusOr<CgroupLeaf> CgroupLeaf::Create(const Cgroup2Location& where, absl::string_view prefix) {
   if (prefix.empty() || prefix.find_first_of("/.") != absl::string_view::npos)
     return absl::InvalidArgumentError(absl::StrCat("bad cgroup name prefix: ", prefix));
@@ -260,7 +265,7 @@ absl::StatusOr<CgroupLeaf> CgroupLeaf::Create(const Cgroup2Location& where, absl
     return absl::PermissionDeniedError(absl::StrCat("cgroup ", where.own_dir, " is not delegated to us: cannot write ",
                                                     own_procs, ": ", strerror(errno)));
   }
-  static std::atomic<unsigned> counter{0};
+  std::atomic<unsigned>& counter = leaves_made;
   const std::string stem = absl::StrCat(where.own_dir, "/", prefix, ".", PidNamespaceId(), ".", getpid(), ".");
   std::string path;
   for (int tries = 0;; ++tries) {
@@ -469,14 +474,22 @@ absl::StatusOr<int> RemoveStaleLeaves(const Cgroup2Location& where, absl::string
   DIR* dir = opendir(where.own_dir.c_str());
   if (dir == nullptr) return ErrnoError(errno, absl::StrCat("opendir ", where.own_dir));
   const std::string ours = absl::StrCat(prefix, ".", PidNamespaceId(), ".");
+  const pid_t self = getpid();
   std::vector<std::string> stale;
   while (const dirent* entry = readdir(dir)) {
     absl::string_view name = entry->d_name;
     if (entry->d_type != DT_DIR || !absl::ConsumePrefix(&name, ours)) continue;
     const std::pair<absl::string_view, absl::string_view> pid_n = absl::StrSplit(name, absl::MaxSplits('.', 1));
     int pid;
-    if (!absl::SimpleAtoi(pid_n.first, &pid) || pid <= 0) continue;
-    if (kill(pid, 0) == 0 || errno != ESRCH) continue;  // Its creator (or whoever has its pid now) is alive.
+    unsigned n;
+    if (!absl::SimpleAtoi(pid_n.first, &pid) || pid <= 0 || !absl::SimpleAtoi(pid_n.second, &n)) continue;
+    if (pid == self) {
+      // Our own pid: ours if this process made it, else an earlier process's with our pid in a namespace with our
+      // namespace's inode (a container's PID 1 after another's), which asking kill() would take for us.
+      if (n < leaves_made.load()) continue;
+    } else if (kill(pid, 0) == 0 || errno != ESRCH) {
+      continue;  // Its creator (or whoever has its pid now) is alive.
+    }
     stale.push_back(absl::StrCat(where.own_dir, "/", entry->d_name));
   }
   closedir(dir);

@@ -217,7 +217,10 @@ class CgroupLeaf {
 // Removes the groups a CgroupLeaf::Create() with this prefix left under `where.own_dir` in an earlier run that
 // died without Remove() (SIGKILL): those of our pid namespace whose creator pid no longer exists and that are empty
 // (rmdir refuses a group with processes or child groups, so a group in use is never removed; a group of a live
-// creator is not even tried). Returns how many were removed.
+// creator is not even tried). One with our own pid counts as its creator's only if this process's Create() made
+// it: else it was left by an earlier process that had our pid in a namespace with our namespace's inode (each
+// container's PID 1). Groups of other namespaces are left alone (their creators cannot be asked). Returns how many
+// were removed.
 // Error: the errno of opendir(where.own_dir).
 [[nodiscard]] absl::StatusOr<int> RemoveStaleLeaves(const Cgroup2Location& where,
                                                     absl::string_view prefix = "coreutils-timeout");

@@ -471,19 +471,27 @@ TEST_F(CgroupLeafTest, RemoveStaleLeavesTakesOnlyDeadCreatorsEmptyGroups) {
   ASSERT_EQ(stat("/proc/self/ns/pid", &ns), 0);
   const std::string stem = absl::StrCat(where_.own_dir, "/", prefix, ".", ns.st_ino, ".");
   const std::string stale = absl::StrCat(stem, dead, ".0");
-  const std::string live = absl::StrCat(stem, getpid(), ".0");
+  // One of ours: made by Create() in this process (the number is whatever Create() gets).
+  absl::StatusOr<CgroupLeaf> mine = CgroupLeaf::Create(where_, prefix);
+  ASSERT_THAT(mine, IsOk());
+  const std::string live = mine->path();
+  // Our own pid but a number this process never made: left by an earlier process that had our pid in a namespace
+  // with our namespace's inode (a container's PID 1 after another one's; its creator check is ourselves).
+  const std::string own_pid_stale = absl::StrCat(stem, getpid(), ".999999");
   const std::string other_ns = absl::StrCat(where_.own_dir, "/", prefix, ".1.", dead, ".0");
   const std::string busy = absl::StrCat(stem, dead, ".1");
-  for (const std::string& dir : {stale, live, other_ns, busy}) ASSERT_EQ(mkdir(dir.c_str(), 0755), 0) << dir;
+  for (const std::string& dir : {stale, own_pid_stale, other_ns, busy}) ASSERT_EQ(mkdir(dir.c_str(), 0755), 0) << dir;
   ASSERT_EQ(mkdir((busy + "/child").c_str(), 0755), 0);
   absl::StatusOr<int> removed = RemoveStaleLeaves(where_, prefix);
   ASSERT_THAT(removed, IsOk());
-  EXPECT_EQ(*removed, 1);
+  EXPECT_EQ(*removed, 2);
   EXPECT_FALSE(Exists(stale));
+  EXPECT_FALSE(Exists(own_pid_stale));
   EXPECT_TRUE(Exists(live));
   EXPECT_TRUE(Exists(other_ns));
   EXPECT_TRUE(Exists(busy));
-  for (const std::string& dir : {busy + "/child", busy, live, other_ns}) EXPECT_EQ(rmdir(dir.c_str()), 0) << dir;
+  for (const std::string& dir : {busy + "/child", busy, other_ns}) EXPECT_EQ(rmdir(dir.c_str()), 0) << dir;
+  EXPECT_THAT(mine->Remove(), IsOk());
 }
 
 }  // namespace
