@@ -90,6 +90,20 @@ TEST_F(AsPid1Test, PassesOnSignalsThatPid1WouldDrop) {
                3, "got TERM\n", ""});
 }
 
+// As PID 1, WINCH and URG are passed on too (the kernel would drop them; a container runtime may stop with WINCH,
+// as the httpd image's STOPSIGNAL does), without the CONT that follows a terminating signal. Elsewhere they are not
+// (timeout_test's DoesNotPassOnSignalsThatDoNotEndAProcess).
+TEST_F(AsPid1Test, WinchAndUrgArePassedOnWithoutCont) {
+  for (const char* sig : {"WINCH", "URG"}) {
+    const std::string s = sig;
+    CheckAsPid1({"passes on " + s,
+                 {"timeout", "-v", "10", "sh", "-c",
+                  "trap 'echo got CONT' CONT; trap 'echo got " + s + "; kill $! 2>/dev/null; exit 3' " + s +
+                      "; kill -" + s + " 1; sleep 10 & wait"},
+                 3, "got " + s + "\n", "timeout: sending signal " + s + " to command 'sh'\n"});
+  }
+}
+
 // As PID 1, ALRM is the application's: passed on, not an expiry (which would exit 124).
 TEST_F(AsPid1Test, AlrmIsPassedOn) {
   CheckAsPid1({"ALRM reaches the command",

@@ -270,7 +270,7 @@ struct Monitor {
   // A signal we received is passed on as it is. It starts the -k clock, but as PID 1 only if it asks the command to
   // stop: the other signals are the application's own business (reload, rotate logs, ...).
   void Forward(int sig) {
-    Send(sig);
+    Send(sig, /*cont=*/sig != SIGWINCH && sig != SIGURG);  // Those two only as PID 1: a resize, out-of-band data.
     if (!pid1 || IsStopRequest(sig)) ArmKill();
   }
 
@@ -620,6 +620,12 @@ int Run(const Options& options) {
   sigfillset(&passed_on);
   for (int sig : kNotPassedOn) sigdelset(&passed_on, sig);
   if (pid1) sigaddset(&passed_on, SIGALRM);  // The application's alarm, not ours: our timer needs no signal.
+  // As PID 1 also WINCH and URG, which the kernel would drop: a runtime may stop a container with WINCH (httpd's
+  // STOPSIGNAL), as tini and dumb-init pass it on. Without the CONT that follows the others (Forward()).
+  if (pid1) {
+    sigaddset(&passed_on, SIGWINCH);
+    sigaddset(&passed_on, SIGURG);
+  }
   wait_set = passed_on;
   sigaddset(&wait_set, SIGCHLD);
   if (!pid1) sigaddset(&wait_set, SIGALRM);  // Someone else's ALRM: expire now.
