@@ -265,11 +265,10 @@ absl::StatusOr<CgroupLeaf> CgroupLeaf::Create(const Cgroup2Location& where, absl
     return absl::PermissionDeniedError(absl::StrCat("cgroup ", where.own_dir, " is not delegated to us: cannot write ",
                                                     own_procs, ": ", strerror(errno)));
   }
-  std::atomic<unsigned>& counter = leaves_made;
   const std::string stem = absl::StrCat(where.own_dir, "/", prefix, ".", PidNamespaceId(), ".", getpid(), ".");
   std::string path;
   for (int tries = 0;; ++tries) {
-    path = absl::StrCat(stem, counter.fetch_add(1));
+    path = absl::StrCat(stem, leaves_made.fetch_add(1));
     if (mkdir(path.c_str(), 0755) == 0) break;
     const int err = errno;
     if (err == EEXIST && tries < 1000) continue;  // Left by a dead process that had our pid: take the next number.
@@ -285,7 +284,7 @@ absl::StatusOr<CgroupLeaf> CgroupLeaf::Create(const Cgroup2Location& where, absl
   }
   // Opened now, not when needed (see kill_fd_); a file that cannot be opened is a feature we do not have.
   const int kill_fd = openat(dir_fd, "cgroup.kill", O_WRONLY | O_CLOEXEC);
-  const int freeze_fd = openat(dir_fd, "cgroup.freeze", O_WRONLY | O_CLOEXEC);
+  const int freeze_fd = openat(dir_fd, "cgroup.freeze", O_RDWR | O_CLOEXEC);  // Also read: Signal() asks its state.
   CgroupFeatures features;
   features.kill = kill_fd >= 0;
   features.freeze = freeze_fd >= 0;
@@ -361,7 +360,7 @@ absl::StatusOr<int> CgroupLeaf::Signal(int sig, absl::Duration freeze_wait) {
   bool thaw = false;
   bool frozen_by_us = false;
   if (features_.freeze) {
-    absl::StatusOr<std::string> state = ReadFileAt(dir_fd_, "cgroup.freeze");
+    absl::StatusOr<std::string> state = ReadFd(freeze_fd_, "cgroup.freeze");
     if (!state.ok()) return state.status();
     if (!absl::StartsWith(*state, "1")) {
       // Every member traps before it runs any more of its own code once the write has returned; `frozen 1` says all

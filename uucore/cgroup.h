@@ -57,7 +57,7 @@ struct Cgroup2Location {
 // controller usually stays with v1, and memory.peak is absent.
 struct CgroupFeatures {
   bool kill = false;         // cgroup.kill (Linux 5.14), opened for writing by Create()
-  bool freeze = false;       // cgroup.freeze (Linux 5.2), opened for writing by Create()
+  bool freeze = false;       // cgroup.freeze (Linux 5.2), opened for reading and writing by Create()
   bool cpu_stat = false;     // cpu.stat with usage_usec, user_usec, system_usec (core file, every group)
   bool memory_peak = false;  // memory.peak (memory controller enabled for the group, Linux 5.19)
 };
@@ -205,8 +205,8 @@ class CgroupLeaf {
   std::string parent_dir_;  // Our own group's directory, where leftovers go.
   int dir_fd_ = -1;
   int events_fd_ = -1;
-  // cgroup.kill and cgroup.freeze, open from Create() on: KILL and the thaw need no new descriptor, so a caller whose
-  // descriptors have run out can still kill the group and never leaves it frozen.
+  // cgroup.kill and cgroup.freeze (read and write), open from Create() on: KILL, the freeze state and the thaw need
+  // no new descriptor, so a caller whose descriptors have run out can still kill the group and never leaves it frozen.
   int kill_fd_ = -1;
   int freeze_fd_ = -1;
   CgroupFeatures features_;
