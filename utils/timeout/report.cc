@@ -177,13 +177,18 @@ int LinkUnnamed(int fd, const std::string& prefix, std::string* linked) {
   return err;
 }
 
+// The directory PATH's last component is in: "." for a bare name, "/" for one right under the root.
+std::string DirectoryOf(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  return slash == std::string::npos ? "." : path.substr(0, slash == 0 ? 1 : slash);
+}
+
 // Whether open(2) would follow the link LINK (lstat: st): not, under fs.protected_symlinks, when it lies in a sticky
 // world-writable directory (/tmp) and neither we nor the directory's owner own it. We rename over its target
 // ourselves, so the kernel does not check this for us.
 bool MayFollow(const std::string& link, const struct stat& st) {
   if (st.st_uid == geteuid()) return true;
-  const size_t slash = link.rfind('/');
-  const std::string dir = slash == std::string::npos ? "." : link.substr(0, slash == 0 ? 1 : slash);
+  const std::string dir = DirectoryOf(link);
   struct stat dst;
   if (stat(dir.c_str(), &dst) != 0 || (dst.st_mode & (S_ISVTX | S_IWOTH)) != (S_ISVTX | S_IWOTH) ||
       dst.st_uid == st.st_uid) {
@@ -407,8 +412,7 @@ absl::StatusOr<ReportFile> ReportFile::Open(absl::string_view path_view) {
   // gets, as `>` would create it), renamed over it at the end.
   std::string final_path;
   if (const int err = FollowLinks(path, &final_path); err != 0) return OpenError(path, err);
-  const size_t slash = final_path.rfind('/');
-  const std::string dir = slash == std::string::npos ? "." : final_path.substr(0, slash == 0 ? 1 : slash);
+  const std::string dir = DirectoryOf(final_path);
   const mode_t mode = exists ? (st.st_mode & 07777) : (0666 & ~CurrentUmask());
   // Unnamed until Write() (O_TMPFILE): a KILL before then leaves nothing behind. Where the file system refuses
   // O_TMPFILE (EOPNOTSUPP; EISDIR or EINVAL from a kernel or file system that does not know it), a named
