@@ -5,8 +5,9 @@
 // for the command to say it is ready, sends timeout SIGALRM (an expiry, as the timer's own), and then counts the
 // processes still alive that carry the marker. It prints one line: timeout's status, the survivors, the backend the
 // report names and whether it says -k's KILL was sent. The /proc backend is forced the way a machine without cgroup
-// v2 gives it: every cgroup2 mount is taken away in a private mount namespace. Reports are parsed with Python's json
-// module, never by pattern.
+// v2 gives it: every cgroup2 mount is taken away in a private mount namespace; and as a container whose seccomp
+// profile predates clone3 gives it (clone3-refused: tests/testing/deny_clone3), where the leaf group is made but
+// the command cannot be started in it. Reports are parsed with Python's json module, never by pattern.
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,13 +26,15 @@ namespace {
 // $1 binary, $2 scratch directory, $3 backend (cgroup|proc), $4 timeout's options before DURATION, $5 the command's
 // shell script (it sees READY: the file to create once its tree stands; BIN: the binary), $6 "alarm" to send SIGALRM once READY
 // exists, else wait for timeout to finish by itself, $7 "noreport" to run timeout without --report (the line then
-// says "backend (no report)").
+// says "backend (no report)"), $8 tests/testing/deny_clone3.
 constexpr char kScenario[] = R"sh(
-bin=$1 d=$2 backend=$3 opts=$4 shape=$5 alarm=$6 rep=$7
+bin=$1 d=$2 backend=$3 opts=$4 shape=$5 alarm=$6 rep=$7 deny=$8
 if [ "$rep" = noreport ]; then ropt=; else ropt=--report=$d/report; fi
 mark="coreutils-tree-test-$$"
 if [ "$backend" = proc ]; then
   set -- unshare --mount sh -c 'for m in $(findmnt -rn -t cgroup2 -o TARGET); do umount -l "$m" || exit 9; done; exec "$@"' sh
+elif [ "$backend" = clone3-refused ]; then
+  set -- "$deny"
 else
   set --
 fi
@@ -64,6 +67,18 @@ bool CanHideCgroups() {
   return RunProgram("/usr/bin/unshare", {"unshare", "--mount", "true"}).status == 0;
 }
 
+// tests/testing/deny_clone3: runs a command with clone3 failing ENOSYS (a seccomp filter).
+std::string DenyClone3() {
+  return std::string(getenv("TEST_SRCDIR")) + "/" + getenv("TEST_WORKSPACE") + "/tests/testing/deny_clone3";
+}
+
+// Why the clone3-refused cases cannot run here ("" when they can): they need the cgroup backend to be refused.
+std::string WhyNotClone3Refused() {
+  if (BackendHere() != "timeout: --tree: backend cgroup\n") return "no cgroup backend here: " + BackendHere();
+  Result r = RunProgram(DenyClone3(), {"deny_clone3", "/bin/true"});
+  return r.status == 0 ? "" : "no seccomp filter here: " + r.err;
+}
+
 class TreeBackendTest : public testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
@@ -71,20 +86,25 @@ class TreeBackendTest : public testing::TestWithParam<std::string> {
       GTEST_SKIP() << "no writable cgroup v2 group here: " << BackendHere();
     }
     if (GetParam() == "proc" && !CanHideCgroups()) GTEST_SKIP() << "unshare --mount needs privileges here";
+    if (GetParam() == "clone3-refused") {
+      if (std::string why = WhyNotClone3Refused(); !why.empty()) GTEST_SKIP() << why;
+    }
   }
+  // The backend the report names: clone3-refused runs the /proc walk.
+  std::string Backend() const { return GetParam() == "clone3-refused" ? "proc" : GetParam(); }
   // One line: "status S survivors N backend B killed true|false".
   std::string Scenario(const std::string& options, const std::string& shape, bool alarm = true, bool report = true) {
     Options run;
     run.limit_seconds = 120;
     Result r = RunProgram("/bin/sh", {"sh", "-c", kScenario, "sh", BinaryPath(), MakeTempDir(), GetParam(), options,
-                                      shape, alarm ? "alarm" : "wait", report ? "report" : "noreport"},
+                                      shape, alarm ? "alarm" : "wait", report ? "report" : "noreport", DenyClone3()},
                           run);
     EXPECT_EQ(r.status, 0) << r.err;
     EXPECT_FALSE(r.hung);
     return r.out;
   }
   std::string Expected(int status) {
-    return "status " + std::to_string(status) + " survivors 0 backend " + GetParam() + " killed false\n";
+    return "status " + std::to_string(status) + " survivors 0 backend " + Backend() + " killed false\n";
   }
 };
 
@@ -125,7 +145,7 @@ TEST_P(TreeBackendTest, TreeExitKeepsTheCommandsStatusWhenKillAfterClearsTheRest
                      "sh -c 'trap \"\" TERM; touch \"$READY\"; sleep 1000' & "
                      "until [ -e \"$READY\" ]; do sleep 0.05; done; exit 6",
                      /*alarm=*/false),
-            "status 6 survivors 0 backend " + GetParam() + " killed true\n");
+            "status 6 survivors 0 backend " + Backend() + " killed true\n");
 }
 
 TEST_P(TreeBackendTest, TwoNestedTimeoutsWithTree) {
@@ -158,8 +178,10 @@ TEST_P(TreeBackendTest, KillWithoutAReportLeavesNothing) {
             "status 137 survivors 0 backend (no report)\n");
 }
 
-INSTANTIATE_TEST_SUITE_P(Backends, TreeBackendTest, testing::Values("cgroup", "proc"),
-                         [](const testing::TestParamInfo<std::string>& info) { return info.param; });
+INSTANTIATE_TEST_SUITE_P(Backends, TreeBackendTest, testing::Values("cgroup", "proc", "clone3-refused"),
+                         [](const testing::TestParamInfo<std::string>& info) {
+                           return info.param == "clone3-refused" ? std::string("clone3_refused") : info.param;
+                         });
 
 // --- -v names the backend ------------------------------------------------------------------------------------------
 
@@ -177,6 +199,42 @@ TEST(TreeVerboseTest, SaysWhyTheProcBackendRan) {
                          BinaryPath()});
   EXPECT_EQ(r.status, 0);
   EXPECT_EQ(r.err, "timeout: --tree: backend proc (no cgroup: no cgroup2 file system is mounted)\n");
+}
+
+// --- clone3 refused: the leaf is made, the command cannot start in it ----------------------------------------------
+
+TEST(Clone3RefusedTest, SaysWhyTheProcBackendRan) {
+  if (std::string why = WhyNotClone3Refused(); !why.empty()) GTEST_SKIP() << why;
+  Result r = RunProgram(DenyClone3(), {"deny_clone3", BinaryPath(), "timeout", "-v", "--tree", "10", "true"});
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err,
+            "timeout: --tree: backend proc (cannot start the command in the cgroup: clone3: Function not implemented)\n");
+}
+
+TEST(Clone3RefusedTest, InactivityStillSeesTheOutput) {
+  if (std::string why = WhyNotClone3Refused(); !why.empty()) GTEST_SKIP() << why;
+  // The command is started a second time, without the cgroup: -i's pipes must be handed to it again (they were
+  // not, so it wrote past timeout's relay and timed out after 2 s of output every 0.5 s: 124).
+  Result r = RunProgram(DenyClone3(), {"deny_clone3", BinaryPath(), "timeout", "-i", "--tree", "2", "sh", "-c",
+                                       "for i in 1 2 3 4 5 6; do echo e$i; sleep 0.5; done"});
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.out, "e1\ne2\ne3\ne4\ne5\ne6\n");
+  EXPECT_EQ(r.err, "");
+}
+
+TEST(Clone3RefusedTest, TheLeafIsRemovedAtOnce) {
+  if (std::string why = WhyNotClone3Refused(); !why.empty()) GTEST_SKIP() << why;
+  // The leaf made before the refusal is gone before the command starts again: a shell looks for it beside itself
+  // (timeout's group; the leaf's name carries timeout's pid, the shell's $PPID).
+  Result r = RunProgram(
+      DenyClone3(),
+      {"deny_clone3", BinaryPath(), "timeout", "--tree", "10", "sh", "-c",
+       "g=$(sed -n 's/^0:://p' /proc/self/cgroup); root=$(findmnt -rn -t cgroup2 -o TARGET | head -n1); "
+       "ls -d \"$root$g\"/coreutils-timeout.*.$PPID.* 2>/dev/null || echo no leaf of timeout"});
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.out, "no leaf of timeout\n");
+  EXPECT_EQ(r.err, "");
 }
 
 // --- SIGKILLed with the cgroup backend -----------------------------------------------------------------------------

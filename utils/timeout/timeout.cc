@@ -569,7 +569,7 @@ std::string WhyNoProcessList(pid_t self) {
 
 // Which backend --tree uses, and its cgroup leaf: a cgroup v2 group we may create (root, or a delegated subtree),
 // else /proc of our own PID namespace, else the process group (said on stderr: --tree cannot do its job). With -v,
-// says which one and why.
+// says which one and why (the cgroup one only once the command has been started: see Run()).
 TreeBackend ChooseTreeBackend(const Options& options, pid_t self, std::optional<uucore::CgroupLeaf>* leaf) {
   absl::StatusOr<uucore::Cgroup2Location> where = uucore::FindCgroup2();
   absl::Status no_cgroup = where.status();
@@ -577,8 +577,7 @@ TreeBackend ChooseTreeBackend(const Options& options, pid_t self, std::optional<
     (void)uucore::RemoveStaleLeaves(*where);  // Left by an earlier timeout that was SIGKILLed, once empty.
     absl::StatusOr<uucore::CgroupLeaf> made = uucore::CgroupLeaf::Create(*where);
     if (made.ok()) {
-      leaf->emplace(*std::move(made));
-      if (options.verbose) uucore::Notice("--tree: backend cgroup");
+      leaf->emplace(*std::move(made));  // -v names it once the command has been started in it (or could not be).
       return TreeBackend::kCgroup;
     }
     no_cgroup = made.status();
@@ -744,11 +743,12 @@ int Run(const Options& options) {
     // The kernel refused to start it in the cgroup (clone3); nothing was started. The /proc walk instead.
     if (options.verbose) uucore::Notice(absl::StrCat("--tree: backend proc (", child.status().message(), ")"));
     spawn.cgroup_fd = -1;
-    child = start();
     relay->Watch(-1);
-    leaf.reset();
+    leaf.reset();  // Removed before the command starts again: nothing of it is left for the run.
+    child = start();
     outcome.backend = BackendName(TreeBackend::kProc);
   }
+  if (options.verbose && leaf.has_value()) uucore::Notice("--tree: backend cgroup");
   const absl::Duration spawned = uucore::MonotonicNow();
   // The spawn returns once the command has exec'd: a deadline already passed then passed before it could end.
   const bool expired_while_starting = first_alarm.HasPassed();
