@@ -5,9 +5,11 @@
 #include <stdint.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <initializer_list>
 
 #include "absl/status/status.h"
@@ -122,6 +124,58 @@ absl::Duration Deadline::Remaining() const {
   if (is_never()) return absl::InfiniteDuration();
   const absl::Duration left = at_ - MonotonicNow();
   return left > absl::ZeroDuration() ? left : absl::ZeroDuration();
+}
+
+absl::StatusOr<DeadlineTimer> DeadlineTimer::Create() {
+  DeadlineTimer timer;
+  timer.fd_ = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);  // Non-blocking: Consume() never waits.
+  if (timer.fd_ < 0) return absl::ErrnoToStatus(errno, "timerfd_create");
+  return timer;
+}
+
+DeadlineTimer::DeadlineTimer(DeadlineTimer&& other) noexcept
+    : fd_(other.fd_), armed_(other.armed_), armed_at_(other.armed_at_) {
+  other.fd_ = -1;
+  other.armed_ = false;
+}
+
+DeadlineTimer& DeadlineTimer::operator=(DeadlineTimer&& other) noexcept {
+  if (this != &other) {
+    if (fd_ >= 0) close(fd_);
+    fd_ = other.fd_;
+    armed_ = other.armed_;
+    armed_at_ = other.armed_at_;
+    other.fd_ = -1;
+    other.armed_ = false;
+  }
+  return *this;
+}
+
+DeadlineTimer::~DeadlineTimer() {
+  if (fd_ >= 0) close(fd_);
+}
+
+absl::Status DeadlineTimer::Arm(Deadline deadline) {
+  if (fd_ < 0) return absl::FailedPreconditionError("no timer");
+  if (deadline.is_never()) return absl::OkStatus();
+  // Already set to fire at or before it: that wake comes first, and Consume() then lets us aim again.
+  if (armed_ && armed_at_ <= deadline.at_) return absl::OkStatus();
+  // At most kMaxKernelWait ahead (the caller's loop re-arms until the deadline has really passed), and never the
+  // absolute time 0, which would disarm: a passed deadline fires at once.
+  absl::Duration at = std::min(deadline.at_, MonotonicNow() + kMaxKernelWait);
+  if (at < absl::Nanoseconds(1)) at = absl::Nanoseconds(1);
+  itimerspec spec = {};
+  spec.it_value = absl::ToTimespec(at);
+  if (timerfd_settime(fd_, TFD_TIMER_ABSTIME, &spec, nullptr) != 0) return absl::ErrnoToStatus(errno, "timerfd_settime");
+  armed_ = true;
+  armed_at_ = at;
+  return absl::OkStatus();
+}
+
+void DeadlineTimer::Consume() {
+  uint64_t expirations;
+  // EAGAIN: not expired after all (it was re-armed meanwhile); the kernel's timer then still aims where it did.
+  if (read(fd_, &expirations, sizeof expirations) == static_cast<ssize_t>(sizeof expirations)) armed_ = false;
 }
 
 absl::StatusOr<int> WaitForSignal(const sigset_t& set, Deadline deadline, siginfo_t* info) {

@@ -106,8 +106,56 @@ class Deadline {
   friend bool operator!=(Deadline a, Deadline b) { return a.at_ != b.at_; }
 
  private:
+  friend class DeadlineTimer;
   explicit Deadline(absl::Duration at) : at_(at) {}
   absl::Duration at_;  // Since CLOCK_MONOTONIC's origin; absl::InfiniteDuration() for Never().
+};
+
+// DeadlineTimer
+//
+// A descriptor that becomes readable when a Deadline passes, for a wait that polls descriptors (ppoll/epoll) and
+// must wake on time: the timeout of poll, ppoll, select and epoll_wait is stretched by the kernel by 0.1% of the
+// time left (select_estimate_accuracy(): 1 ms late for 1 s, 10 ms for 10 s, up to 100 ms), where a timerfd armed
+// at an absolute CLOCK_MONOTONIC time fires on time (no slack; sigtimedwait and clock_nanosleep have the thread's
+// 50 us). Poll fd() for POLLIN with no timeout of its own:
+//
+//   absl::StatusOr<uucore::DeadlineTimer> timer = uucore::DeadlineTimer::Create();
+//   for (;;) {
+//     if (absl::Status armed = timer->Arm(deadline); !armed.ok()) ...;
+//     ppoll({..., {timer->fd(), POLLIN}}, n, nullptr, nullptr);   // EINTR: loop; the timer still aims at the same instant
+//     if (revents of fd()) timer->Consume();
+//     if (deadline.HasPassed()) ...
+//   }
+//
+// Arm() makes a system call only when the timer is not armed or armed for later than `deadline`: a deadline that
+// keeps moving later (-i's inactivity, restarted by each write) leaves the timer at the earlier time; it fires
+// there, Consume() says so, and the next Arm() aims at the deadline of then: one system call per firing, none per
+// move. Never() leaves the timer as it is (at worst one early wake). Move-only; closes the descriptor.
+class DeadlineTimer {
+ public:
+  // A timerfd (CLOCK_MONOTONIC, non-blocking, close-on-exec), not armed.
+  // Error: timerfd_create's errno (EMFILE, ENFILE, ENOMEM).
+  [[nodiscard]] static absl::StatusOr<DeadlineTimer> Create();
+
+  DeadlineTimer() = default;  // No descriptor (fd() is -1): for a member set by Create() later.
+  DeadlineTimer(DeadlineTimer&& other) noexcept;
+  DeadlineTimer& operator=(DeadlineTimer&& other) noexcept;
+  DeadlineTimer(const DeadlineTimer&) = delete;
+  DeadlineTimer& operator=(const DeadlineTimer&) = delete;
+  ~DeadlineTimer();
+
+  int fd() const { return fd_; }
+  // Makes fd() readable no later than `deadline` (at once if it has passed), as described above. Deadlines more
+  // than kMaxKernelWait away are aimed at in steps of that (Consume(), Arm() again).
+  // Error: timerfd_settime's errno; FailedPrecondition without a descriptor.
+  [[nodiscard]] absl::Status Arm(Deadline deadline);
+  // After fd() polled readable: takes the expiry, so that the next Arm() aims again. Harmless when nothing expired.
+  void Consume();
+
+ private:
+  int fd_ = -1;
+  bool armed_ = false;
+  absl::Duration armed_at_;  // While armed_: the CLOCK_MONOTONIC time the timer fires at.
 };
 
 // MonotonicNow()

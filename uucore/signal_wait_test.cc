@@ -1,6 +1,9 @@
 #include "uucore/signal_wait.h"
 
+#include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
+#include <sys/timerfd.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -8,6 +11,7 @@
 
 #include "absl/time/time.h"
 #include "gtest/gtest.h"
+#include "uucore/duration.h"
 #include "tests/testing/status_matchers.h"
 
 namespace uucore {
@@ -290,6 +294,111 @@ TEST(IsIgnoredTest, FollowsTheDisposition) {
   EXPECT_FALSE(IsIgnored(SIGUSR1));
   EXPECT_FALSE(IsIgnored(0));
   EXPECT_FALSE(IsIgnored(99999));
+}
+
+// --- DeadlineTimer -------------------------------------------------------------------------------------------------
+
+// When the kernel's timer of `timer` fires, from now (zero: not armed).
+absl::Duration KernelTimerLeft(const DeadlineTimer& timer) {
+  itimerspec now;
+  EXPECT_EQ(timerfd_gettime(timer.fd(), &now), 0);
+  EXPECT_EQ(now.it_interval.tv_sec, 0);  // One shot.
+  EXPECT_EQ(now.it_interval.tv_nsec, 0);
+  return absl::DurationFromTimespec(now.it_value);
+}
+
+bool Readable(const DeadlineTimer& timer, int timeout_ms) {
+  pollfd p = {timer.fd(), POLLIN, 0};
+  return poll(&p, 1, timeout_ms) == 1;
+}
+
+TEST(DeadlineTimerTest, ArmsTheKernelsTimerAtTheDeadlineItself) {
+  // The point of it: a timer at the deadline, where ppoll's own timeout of 100 s would be 100 ms late.
+  absl::StatusOr<DeadlineTimer> timer = DeadlineTimer::Create();
+  ASSERT_TRUE(timer.ok()) << timer.status();
+  EXPECT_EQ(KernelTimerLeft(*timer), absl::ZeroDuration());
+  const Deadline deadline = Deadline::In(absl::Seconds(100));
+  ASSERT_TRUE(timer->Arm(deadline).ok());
+  const absl::Duration remaining = deadline.Remaining();  // Read first: the kernel's figure, read after, is smaller.
+  const absl::Duration left = KernelTimerLeft(*timer);
+  EXPECT_LE(left, remaining);
+  EXPECT_GT(left, remaining - absl::Seconds(10));  // Generous: this process may be descheduled between the reads.
+  EXPECT_FALSE(Readable(*timer, 0));
+}
+
+TEST(DeadlineTimerTest, FiresNotBeforeTheDeadline) {
+  absl::StatusOr<DeadlineTimer> timer = DeadlineTimer::Create();
+  ASSERT_TRUE(timer.ok()) << timer.status();
+  const Deadline deadline = Deadline::In(absl::Milliseconds(50));
+  ASSERT_TRUE(timer->Arm(deadline).ok());
+  ASSERT_TRUE(Readable(*timer, -1));
+  EXPECT_TRUE(deadline.HasPassed());
+  timer->Consume();
+  EXPECT_FALSE(Readable(*timer, 0));
+}
+
+TEST(DeadlineTimerTest, APassedDeadlineFiresAtOnce) {
+  absl::StatusOr<DeadlineTimer> timer = DeadlineTimer::Create();
+  ASSERT_TRUE(timer.ok()) << timer.status();
+  ASSERT_TRUE(timer->Arm(Deadline::In(absl::ZeroDuration())).ok());
+  EXPECT_TRUE(Readable(*timer, 0));
+}
+
+TEST(DeadlineTimerTest, ALaterDeadlineKeepsTheEarlierTimeAndAnEarlierOneMovesIt) {
+  absl::StatusOr<DeadlineTimer> timer = DeadlineTimer::Create();
+  ASSERT_TRUE(timer.ok()) << timer.status();
+  ASSERT_TRUE(timer->Arm(Deadline::In(absl::Seconds(100))).ok());
+  ASSERT_TRUE(timer->Arm(Deadline::In(absl::Seconds(200))).ok());
+  EXPECT_LE(KernelTimerLeft(*timer), absl::Seconds(100));  // No system call: it fires at 100 s and is aimed again.
+  ASSERT_TRUE(timer->Arm(Deadline::In(absl::Seconds(50))).ok());
+  EXPECT_LE(KernelTimerLeft(*timer), absl::Seconds(50));
+  ASSERT_TRUE(timer->Arm(Deadline::Never()).ok());
+  EXPECT_GT(KernelTimerLeft(*timer), absl::Seconds(40));  // Never() leaves it as it is.
+}
+
+TEST(DeadlineTimerTest, AfterFiringTheNextArmAimsAgain) {
+  absl::StatusOr<DeadlineTimer> timer = DeadlineTimer::Create();
+  ASSERT_TRUE(timer.ok()) << timer.status();
+  ASSERT_TRUE(timer->Arm(Deadline::In(absl::Milliseconds(10))).ok());
+  ASSERT_TRUE(Readable(*timer, -1));
+  timer->Consume();
+  // A later deadline than the one that fired: -i's, moved on by output meanwhile.
+  ASSERT_TRUE(timer->Arm(Deadline::In(absl::Seconds(100))).ok());
+  EXPECT_GT(KernelTimerLeft(*timer), absl::Seconds(90));
+  EXPECT_FALSE(Readable(*timer, 0));
+}
+
+TEST(DeadlineTimerTest, ConsumeWithoutAnExpiryKeepsTheTimer) {
+  absl::StatusOr<DeadlineTimer> timer = DeadlineTimer::Create();
+  ASSERT_TRUE(timer.ok()) << timer.status();
+  ASSERT_TRUE(timer->Arm(Deadline::In(absl::Seconds(100))).ok());
+  timer->Consume();  // Nothing expired: still armed, so a later deadline must not move it.
+  ASSERT_TRUE(timer->Arm(Deadline::In(absl::Seconds(200))).ok());
+  EXPECT_LE(KernelTimerLeft(*timer), absl::Seconds(100));
+}
+
+TEST(DeadlineTimerTest, ADeadlineBeyondTheLongestKernelWaitIsAimedAtInSteps) {
+  absl::StatusOr<DeadlineTimer> timer = DeadlineTimer::Create();
+  ASSERT_TRUE(timer.ok()) << timer.status();
+  ASSERT_TRUE(timer->Arm(Deadline::In(kMaxKernelWait * 100)).ok());
+  const absl::Duration left = KernelTimerLeft(*timer);
+  EXPECT_LE(left, kMaxKernelWait);
+  EXPECT_GT(left, kMaxKernelWait - absl::Seconds(60));
+}
+
+TEST(DeadlineTimerTest, IsClosedByItsDestructorAndMovesItsDescriptor) {
+  absl::StatusOr<DeadlineTimer> timer = DeadlineTimer::Create();
+  ASSERT_TRUE(timer.ok()) << timer.status();
+  const int fd = timer->fd();
+  EXPECT_NE(fcntl(fd, F_GETFD) & FD_CLOEXEC, 0);
+  {
+    DeadlineTimer moved = *std::move(timer);
+    EXPECT_EQ(moved.fd(), fd);
+    EXPECT_EQ(timer->fd(), -1);
+  }
+  EXPECT_EQ(fcntl(fd, F_GETFD), -1);
+  DeadlineTimer empty;
+  EXPECT_THAT(empty.Arm(Deadline::In(absl::Seconds(1))), StatusIs(absl::StatusCode::kFailedPrecondition));
 }
 
 }  // namespace

@@ -329,11 +329,12 @@ Ending EndingFor(int wait_status, const Monitor& monitor) {
   return ending;
 }
 
-// The wait of -i and of the cgroup backend of --tree: one ppoll per wake over a signalfd (the signals stay blocked)
-// and descriptors. -i: the command's stdout and stderr are pipes that timeout copies to its own, so every write is
-// seen. Each stream holds at most one PIPE_BUF chunk in flight, and timeout reads a pipe only once that chunk is
-// out, so a stalled reader of timeout's output stalls the command as it would without timeout (and counts as
-// inactivity). --tree with a cgroup: its cgroup.events, which the kernel flags (POLLPRI) when the group empties.
+// The wait of -i and of the cgroup backend of --tree: one ppoll per wake over a signalfd (the signals stay blocked),
+// a timerfd for the deadline (uucore::DeadlineTimer: ppoll's own timeout is 0.1% late) and descriptors. -i: the
+// command's stdout and stderr are pipes that timeout copies to its own, so every write is seen. Each stream holds
+// at most one PIPE_BUF chunk in flight, and timeout reads a pipe only once that chunk is out, so a stalled reader of
+// timeout's output stalls the command as it would without timeout (and counts as inactivity). --tree with a
+// cgroup: its cgroup.events, which the kernel flags (POLLPRI) when the group empties.
 class Relay {
  public:
   // A wake of Wait(): a signal (with its sender), the deadline, output moved, or the watched file changed.
@@ -359,6 +360,10 @@ class Relay {
     const bool open1 = (closed & 2u) == 0, open2 = (closed & 4u) == 0;
     sigfd_ = signalfd(-1, &signals, SFD_CLOEXEC | SFD_NONBLOCK);
     if (sigfd_ < 0) return absl::ErrnoToStatus(errno, "signalfd");
+    // The deadline as a timer in the poll set: ppoll's own timeout would fire 0.1% of the duration late.
+    absl::StatusOr<uucore::DeadlineTimer> timer = uucore::DeadlineTimer::Create();
+    if (!timer.ok()) return timer.status();
+    timer_ = *std::move(timer);
     if (!pipes) return absl::OkStatus();
     const pid_t me = getpid();
     const bool shared = open1 && open2 && syscall(SYS_kcmp, me, me, KCMP_FILE, 1, 2) == 0;
@@ -408,12 +413,14 @@ class Relay {
   // Also wake when `fd` reports POLLPRI (a cgroup.events file: the caller reads it, which re-arms it); -1: none.
   void Watch(int fd) { watched_ = fd; }
 
-  // Waits, in one ppoll per wake, for a signal (read from the signalfd: they stay blocked), the deadline, the
-  // pipes or the watched descriptor; moves output as it comes. EINTR (a stop/continue) is absorbed and the time
-  // left recomputed.
+  // Waits, in one ppoll per wake, for a signal (read from the signalfd: they stay blocked), the deadline (a
+  // timerfd at its absolute time), the pipes or the watched descriptor; moves output as it comes. EINTR (a
+  // stop/continue) is absorbed: the timer still aims at the same instant.
   absl::StatusOr<Event> Wait(uucore::Deadline deadline) {
     for (;;) {
-      pollfd fds[6] = {{sigfd_, POLLIN, 0}, {-1, 0, 0}, {-1, 0, 0}, {watched_, POLLPRI, 0}, {-1, 0, 0}, {-1, 0, 0}};
+      if (absl::Status armed = timer_.Arm(deadline); !armed.ok()) return armed;
+      pollfd fds[7] = {{sigfd_, POLLIN, 0},   {-1, 0, 0}, {-1, 0, 0}, {watched_, POLLPRI, 0},
+                       {-1, 0, 0},            {-1, 0, 0}, {timer_.fd(), POLLIN, 0}};
       for (int i = 0; i < 2; ++i) {
         const Stream& s = streams_[i];
         if (s.len > s.off) {
@@ -425,11 +432,11 @@ class Relay {
           fds[i + 4] = {s.to, 0, 0};
         }
       }
-      const timespec left = uucore::ToKernelTimespec(deadline.Remaining());  // Recomputed after every wake.
-      if (ppoll(fds, 6, deadline.is_never() ? nullptr : &left, nullptr) < 0) {
-        if (errno == EINTR) continue;  // A stop/continue or a handled signal: recompute and wait again.
+      if (ppoll(fds, 7, nullptr, nullptr) < 0) {
+        if (errno == EINTR) continue;  // A stop/continue or a handled signal: wait again.
         return absl::ErrnoToStatus(errno, "ppoll");
       }
+      if (fds[6].revents != 0) timer_.Consume();  // Fired (maybe for an earlier deadline): the next Arm() aims again.
       bool moved = false;
       for (int i = 0; i < 2; ++i) {
         if (fds[i + 4].revents & POLLERR) {
@@ -534,6 +541,7 @@ class Relay {
 
   Stream streams_[2];
   int sigfd_ = -1;
+  uucore::DeadlineTimer timer_;
   int watched_ = -1;
   bool pending_activity_ = false;
 };
