@@ -6,6 +6,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -267,18 +268,29 @@ absl::StatusOr<CgroupLeaf> CgroupLeaf::Create(const Cgroup2Location& where, absl
   }
   const std::string stem = absl::StrCat(where.own_dir, "/", prefix, ".", PidNamespaceId(), ".", getpid(), ".");
   std::string path;
+  int dir_fd = -1, events_fd = -1;
   for (int tries = 0;; ++tries) {
     path = absl::StrCat(stem, leaves_made.fetch_add(1));
-    if (mkdir(path.c_str(), 0755) == 0) break;
-    const int err = errno;
-    if (err == EEXIST && tries < 1000) continue;  // Left by a dead process that had our pid: take the next number.
-    return absl::Status(absl::ErrnoToStatusCode(err), absl::StrCat("cannot create cgroup ", path, ": ", strerror(err)));
-  }
-  const int dir_fd = open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  const int events_fd = dir_fd < 0 ? -1 : openat(dir_fd, "cgroup.events", O_RDONLY | O_CLOEXEC);
-  if (events_fd < 0) {
+    if (mkdir(path.c_str(), 0755) != 0) {
+      const int err = errno;
+      if (err == EEXIST && tries < 1000) continue;  // Left by a dead process that had our pid: take the next number.
+      return absl::Status(absl::ErrnoToStatusCode(err),
+                          absl::StrCat("cannot create cgroup ", path, ": ", strerror(err)));
+    }
+    dir_fd = open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    // Held while we live (closing the descriptor, even by SIGKILL, drops it): RemoveStaleLeaves() removes only a
+    // leaf it can lock exclusively, so never one whose creator lives, in whatever PID namespace.
+    if (dir_fd >= 0 && flock(dir_fd, LOCK_SH | LOCK_NB) != 0) {
+      close(dir_fd);  // EWOULDBLOCK: another process's RemoveStaleLeaves() took it between our mkdir and now.
+      if (tries < 1000) continue;
+      return absl::UnavailableError(absl::StrCat("cannot lock cgroup ", path));
+    }
+    events_fd = dir_fd < 0 ? -1 : openat(dir_fd, "cgroup.events", O_RDONLY | O_CLOEXEC);
+    if (events_fd >= 0) break;
     const int err = errno;
     if (dir_fd >= 0) close(dir_fd);
+    // ENOENT: removed by another's RemoveStaleLeaves() before our lock: take the next number.
+    if (err == ENOENT && tries < 1000) continue;
     rmdir(path.c_str());
     return ErrnoError(err, absl::StrCat("open ", path, dir_fd < 0 ? "" : "/cgroup.events"));
   }
@@ -463,8 +475,11 @@ void CgroupLeaf::CloseFds() {
 
 absl::Status CgroupLeaf::Remove() {
   if (path_.empty()) return absl::OkStatus();
+  const int locked = dir_fd_;  // Its lock kept until the group is gone: no RemoveStaleLeaves() meanwhile.
+  dir_fd_ = -1;
   CloseFds();
   absl::Status status = RemoveTree(path_, parent_dir_);
+  if (locked >= 0) close(locked);
   if (status.ok()) path_.clear();
   return status;
 }
@@ -472,29 +487,42 @@ absl::Status CgroupLeaf::Remove() {
 absl::StatusOr<int> RemoveStaleLeaves(const Cgroup2Location& where, absl::string_view prefix) {
   DIR* dir = opendir(where.own_dir.c_str());
   if (dir == nullptr) return ErrnoError(errno, absl::StrCat("opendir ", where.own_dir));
-  const std::string ours = absl::StrCat(prefix, ".", PidNamespaceId(), ".");
+  const std::string leaf_prefix = absl::StrCat(prefix, ".");
+  const std::string own_namespace = absl::StrCat(PidNamespaceId());
   const pid_t self = getpid();
   std::vector<std::string> stale;
   while (const dirent* entry = readdir(dir)) {
     absl::string_view name = entry->d_name;
-    if (entry->d_type != DT_DIR || !absl::ConsumePrefix(&name, ours)) continue;
-    const std::pair<absl::string_view, absl::string_view> pid_n = absl::StrSplit(name, absl::MaxSplits('.', 1));
+    if (entry->d_type != DT_DIR || !absl::ConsumePrefix(&name, leaf_prefix)) continue;
+    const std::vector<absl::string_view> ns_pid_n = absl::StrSplit(name, '.');
     int pid;
     unsigned n;
-    if (!absl::SimpleAtoi(pid_n.first, &pid) || pid <= 0 || !absl::SimpleAtoi(pid_n.second, &n)) continue;
-    if (pid == self) {
-      // Our own pid: ours if this process made it, else an earlier process's with our pid in a namespace with our
-      // namespace's inode (a container's PID 1 after another's), which asking kill() would take for us.
-      if (n < leaves_made.load()) continue;
-    } else if (kill(pid, 0) == 0 || errno != ESRCH) {
-      continue;  // Its creator (or whoever has its pid now) is alive.
+    if (ns_pid_n.size() != 3 || !absl::SimpleAtoi(ns_pid_n[1], &pid) || pid <= 0 ||
+        !absl::SimpleAtoi(ns_pid_n[2], &n)) {
+      continue;
+    }
+    // Of our namespace, kill() asks cheaply first (no descriptor for a live creator's leaf); of another, only
+    // the lock can tell.
+    if (ns_pid_n[0] == own_namespace) {
+      if (pid == self) {
+        // Our own pid: ours if this process made it, else an earlier process's with our pid in a namespace with our
+        // namespace's inode (a container's PID 1 after another's), which asking kill() would take for us.
+        if (n < leaves_made.load()) continue;
+      } else if (kill(pid, 0) == 0 || errno != ESRCH) {
+        continue;  // Its creator (or whoever has its pid now) is alive.
+      }
     }
     stale.push_back(absl::StrCat(where.own_dir, "/", entry->d_name));
   }
   closedir(dir);
   int removed = 0;
   for (const std::string& path : stale) {
-    if (rmdir(path.c_str()) == 0) ++removed;  // EBUSY: processes or child groups still in it; left alone.
+    const int fd = open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) continue;  // Gone meanwhile (its creator's Remove(), or another run's).
+    // Exclusive, not waiting: refused while its creator lives (Create() holds it shared). rmdir then refuses a group
+    // with processes or child groups (EBUSY): left alone.
+    if (flock(fd, LOCK_EX | LOCK_NB) == 0 && rmdir(path.c_str()) == 0) ++removed;
+    close(fd);
   }
   return removed;
 }

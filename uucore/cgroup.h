@@ -89,7 +89,8 @@ class CgroupLeaf {
   // first that a process may be moved in under our own group: its cgroup.procs must be writable (the common
   // ancestor's, as the kernel requires of a migration), which holds for root and in a delegated subtree. A new leaf
   // has no controllers enabled below it, so the "no internal processes" rule of cgroup v2 does not refuse it, whether
-  // or not our own group has processes.
+  // or not our own group has processes. The directory's descriptor holds a shared flock(2) until Remove() (or the
+  // process's death) closes it: RemoveStaleLeaves() never removes a leaf whose creator lives.
   // `prefix` must be a plain file name without '.'.
   // Errors: PermissionDenied "cgroup DIR is not delegated to us: cannot write DIR/cgroup.procs" (or mkdir's EACCES,
   // EPERM, EROFS with "cannot create cgroup DIR: REASON"); the errno of mkdir or open otherwise (ENOSPC or EAGAIN
@@ -215,12 +216,13 @@ class CgroupLeaf {
 // RemoveStaleLeaves()
 //
 // Removes the groups a CgroupLeaf::Create() with this prefix left under `where.own_dir` in an earlier run that
-// died without Remove() (SIGKILL): those of our pid namespace whose creator pid no longer exists and that are empty
-// (rmdir refuses a group with processes or child groups, so a group in use is never removed; a group of a live
-// creator is not even tried). One with our own pid counts as its creator's only if this process's Create() made
-// it: else it was left by an earlier process that had our pid in a namespace with our namespace's inode (each
-// container's PID 1). Groups of other namespaces are left alone (their creators cannot be asked). Returns how many
-// were removed.
+// died without Remove() (SIGKILL), once they are empty (rmdir refuses a group with processes or child groups, so a
+// group in use is never removed). A group goes only if an exclusive flock(2) on it is granted at once, which its
+// creator's shared lock refuses while the creator lives, in any PID namespace: so also the groups of namespaces
+// gone for good, whose creators no pid can name. Of our own namespace, a group whose creator pid exists is not even
+// opened; one with our own pid counts as ours only if this process's Create() made it (else it was left by an
+// earlier process that had our pid in a namespace with our namespace's inode: each container's PID 1). Groups
+// made by versions without the lock are taken by the same rules once empty. Returns how many were removed.
 // Error: the errno of opendir(where.own_dir).
 [[nodiscard]] absl::StatusOr<int> RemoveStaleLeaves(const Cgroup2Location& where,
                                                     absl::string_view prefix = "coreutils-timeout");

@@ -5,6 +5,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/file.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -478,20 +479,49 @@ TEST_F(CgroupLeafTest, RemoveStaleLeavesTakesOnlyDeadCreatorsEmptyGroups) {
   // Our own pid but a number this process never made: left by an earlier process that had our pid in a namespace
   // with our namespace's inode (a container's PID 1 after another one's; its creator check is ourselves).
   const std::string own_pid_stale = absl::StrCat(stem, getpid(), ".999999");
+  // Another PID namespace's (inode 1: none has it), its creator gone: no pid can say so, its lock does.
   const std::string other_ns = absl::StrCat(where_.own_dir, "/", prefix, ".1.", dead, ".0");
+  // Another namespace's whose creator lives: it holds the shared lock, as Create() does (here: this test).
+  const std::string other_ns_live = absl::StrCat(where_.own_dir, "/", prefix, ".1.", dead, ".1");
   const std::string busy = absl::StrCat(stem, dead, ".1");
-  for (const std::string& dir : {stale, own_pid_stale, other_ns, busy}) ASSERT_EQ(mkdir(dir.c_str(), 0755), 0) << dir;
+  for (const std::string& dir : {stale, own_pid_stale, other_ns, other_ns_live, busy}) {
+    ASSERT_EQ(mkdir(dir.c_str(), 0755), 0) << dir;
+  }
   ASSERT_EQ(mkdir((busy + "/child").c_str(), 0755), 0);
+  const int creators_lock = open(other_ns_live.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  ASSERT_GE(creators_lock, 0);
+  ASSERT_EQ(flock(creators_lock, LOCK_SH | LOCK_NB), 0);
   absl::StatusOr<int> removed = RemoveStaleLeaves(where_, prefix);
   ASSERT_THAT(removed, IsOk());
-  EXPECT_EQ(*removed, 2);
+  EXPECT_EQ(*removed, 3);
   EXPECT_FALSE(Exists(stale));
   EXPECT_FALSE(Exists(own_pid_stale));
+  EXPECT_FALSE(Exists(other_ns));
   EXPECT_TRUE(Exists(live));
-  EXPECT_TRUE(Exists(other_ns));
+  EXPECT_TRUE(Exists(other_ns_live));
   EXPECT_TRUE(Exists(busy));
-  for (const std::string& dir : {busy + "/child", busy, other_ns}) EXPECT_EQ(rmdir(dir.c_str()), 0) << dir;
+  // Its creator gone (the lock dropped), the next run takes it.
+  close(creators_lock);
+  removed = RemoveStaleLeaves(where_, prefix);
+  ASSERT_THAT(removed, IsOk());
+  EXPECT_EQ(*removed, 1);
+  EXPECT_FALSE(Exists(other_ns_live));
+  EXPECT_TRUE(Exists(live));
+  for (const std::string& dir : {busy + "/child", busy}) EXPECT_EQ(rmdir(dir.c_str()), 0) << dir;
   EXPECT_THAT(mine->Remove(), IsOk());
+}
+
+TEST_F(CgroupLeafTest, ALeafIsLockedWhileItsCreatorHoldsIt) {
+  absl::StatusOr<CgroupLeaf> leaf = NewLeaf();
+  ASSERT_THAT(leaf, IsOk());
+  const int fd = open(leaf->path().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  EXPECT_NE(flock(fd, LOCK_EX | LOCK_NB), 0);
+  EXPECT_EQ(errno, EWOULDBLOCK);
+  const std::string path = leaf->path();
+  ASSERT_THAT(leaf->Remove(), IsOk());
+  EXPECT_FALSE(Exists(path));
+  close(fd);
 }
 
 }  // namespace

@@ -265,6 +265,25 @@ TEST(TreeKilledTest, TheLeafIsRemovedByTheNextRunOnceEmpty) {
   EXPECT_EQ(r.out, "timeout: 137\nthe survivor is in the leaf\nthe leaf stays\nthe next run removed it\n");
 }
 
+// A leaf of a PID namespace gone for good (inode 1: none has it), left by a timeout SIGKILLed there: no pid can
+// say whether its creator lives, the creator's lock (none) can. The next timeout --tree removes it once empty.
+constexpr char kForeignLeaf[] = R"sh(
+bin=$1
+g=$(sed -n 's/^0:://p' /proc/self/cgroup)
+root=$(findmnt -rn -t cgroup2 -o TARGET | head -n1)
+leaf="$root${g%/}/coreutils-timeout.1.$$.0"
+mkdir "$leaf" || exit 3
+"$bin" timeout --tree 10 true
+if [ -e "$leaf" ]; then echo "the leaf stays"; rmdir "$leaf"; else echo "the next run removed it"; fi
+)sh";
+
+TEST(TreeKilledTest, ALeafOfAnotherNamespaceIsRemovedOnceItsCreatorIsGone) {
+  if (BackendHere() != "timeout: --tree: backend cgroup\n") GTEST_SKIP() << "no cgroup backend here";
+  Result r = RunProgram("/bin/sh", {"sh", "-c", kForeignLeaf, "sh", BinaryPath()});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "the next run removed it\n");
+}
+
 // --- --report=FILE -----------------------------------------------------------------------------------------------
 
 // The report as "key=value" lines, in the file's key order, nested keys joined with '.', JSON's literals as Python
