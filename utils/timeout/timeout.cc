@@ -577,7 +577,7 @@ std::string WhyNoProcessList(pid_t self) {
 
 // Which backend --tree uses, and its cgroup leaf: a cgroup v2 group we may create (root, or a delegated subtree),
 // else /proc of our own PID namespace, else the process group (said on stderr: --tree cannot do its job). With -v,
-// says which one and why (the cgroup one only once the command has been started: see Run()).
+// says which one and why.
 TreeBackend ChooseTreeBackend(const Options& options, pid_t self, std::optional<uucore::CgroupLeaf>* leaf) {
   absl::StatusOr<uucore::Cgroup2Location> where = uucore::FindCgroup2();
   absl::Status no_cgroup = where.status();
@@ -585,7 +585,10 @@ TreeBackend ChooseTreeBackend(const Options& options, pid_t self, std::optional<
     (void)uucore::RemoveStaleLeaves(*where);  // Left by an earlier timeout that was SIGKILLed, once empty.
     absl::StatusOr<uucore::CgroupLeaf> made = uucore::CgroupLeaf::Create(*where);
     if (made.ok()) {
-      leaf->emplace(*std::move(made));  // -v names it once the command has been started in it (or could not be).
+      leaf->emplace(*std::move(made));
+      // Before the command starts, so that this line comes before anything it writes (if clone3 then refuses the
+      // group, a second line names the proc backend and why).
+      if (options.verbose) uucore::Notice("--tree: backend cgroup");
       return TreeBackend::kCgroup;
     }
     no_cgroup = made.status();
@@ -756,7 +759,6 @@ int Run(const Options& options) {
     child = start();
     outcome.backend = BackendName(TreeBackend::kProc);
   }
-  if (options.verbose && leaf.has_value()) uucore::Notice("--tree: backend cgroup");
   const absl::Duration spawned = uucore::MonotonicNow();
   // The spawn returns once the command has exec'd: a deadline already passed then passed before it could end.
   const bool expired_while_starting = first_alarm.HasPassed();
