@@ -488,7 +488,7 @@ absl::StatusOr<int> RemoveStaleLeaves(const Cgroup2Location& where, absl::string
   DIR* dir = opendir(where.own_dir.c_str());
   if (dir == nullptr) return ErrnoError(errno, absl::StrCat("opendir ", where.own_dir));
   const std::string leaf_prefix = absl::StrCat(prefix, ".");
-  const std::string own_namespace = absl::StrCat(PidNamespaceId());
+  const std::string own_namespace = PidNamespaceId();
   const pid_t self = getpid();
   std::vector<std::string> stale;
   while (const dirent* entry = readdir(dir)) {
