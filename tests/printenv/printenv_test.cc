@@ -1,5 +1,6 @@
 // printenv: GNU printenv 9.10's semantics, with names and values quoted per QUOTING_STYLE as GNU's development
-// branch does (issue 14), one behaviour per case; the cases where quoting changes nothing also run through
+// branch does (issue 14), a VARIABLE's value only on a terminal unless QUOTING_STYLE is set; one behaviour per case.
+// The cases where quoting changes nothing (a VARIABLE's value into a pipe among them) also run through
 // /usr/bin/printenv (GNU 9.1, which 9.10 matches there), under C and C.UTF-8.
 #include <unistd.h>
 
@@ -7,6 +8,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "tests/testing/pty.h"
 #include "tests/testing/run.h"
 
 namespace coreutils_testing {
@@ -30,11 +32,11 @@ Options Environment(const std::vector<std::string>& entries) {
 TEST(PrintenvTest, Values) {
   const Options env = Environment({"A=1", "B=x y", "E=", "A=3", "=x", "NOEQ", "C=it's"});
   for (const Case& c : std::vector<Case>{
-           {"one value", {"printenv", "B"}, 0, "'x y'\n", ""},
+           {"one value, as it is into a pipe", {"printenv", "B"}, 0, "x y\n", ""},
            {"every entry of a name, in order", {"printenv", "A"}, 0, "1\n3\n", ""},
-           {"operands in their order", {"printenv", "C", "A"}, 0, "\"it's\"\n1\n3\n", ""},
-           {"an empty value", {"printenv", "E"}, 0, "''\n", ""},
-           {"a missing name: status 1, no message", {"printenv", "A", "NOPE", "C"}, 1, "1\n3\n\"it's\"\n", ""},
+           {"operands in their order", {"printenv", "C", "A"}, 0, "it's\n1\n3\n", ""},
+           {"an empty value", {"printenv", "E"}, 0, "\n", ""},
+           {"a missing name: status 1, no message", {"printenv", "A", "NOPE", "C"}, 1, "1\n3\nit's\n", ""},
            {"NAME=VALUE is silently not found", {"printenv", "A=1"}, 1, "", ""},
            {"the empty name is not found", {"printenv", ""}, 1, "", ""},
            {"an entry without = is not found", {"printenv", "NOEQ"}, 1, "", ""},
@@ -42,7 +44,7 @@ TEST(PrintenvTest, Values) {
            {"--null", {"printenv", "--null", "A"}, 0, Bytes("1\0003\0"), ""},
            {"--nu", {"printenv", "--nu", "A"}, 0, Bytes("1\0003\0"), ""},
            {"options stop at the first operand", {"printenv", "A", "-0"}, 1, "1\n3\n", ""},
-           {"--", {"printenv", "--", "E"}, 0, "''\n", ""},
+           {"--", {"printenv", "--", "E"}, 0, "\n", ""},
            {"every entry, as env prints them", {"printenv"}, 0, "A=1\nB='x y'\nE=''\nA=3\n''=x\nNOEQ\nC=\"it's\"\n",
             ""},
            {"every entry with -0, exactly", {"printenv", "-0"}, 0, Bytes("A=1\0B=x y\0E=\0A=3\0=x\0NOEQ\0C=it's\0"),
@@ -70,14 +72,28 @@ TEST(PrintenvTest, QuotingStyle) {
 
 TEST(PrintenvTest, Locale) {
   ExpectCase({"C: UTF-8 in octal", {"printenv", "U", "V"}, 0, "''$'\\303\\251'\n''$'\\351'\n", ""},
-             Environment({"LC_ALL=C", "U=\303\251", "V=\351"}));
+             Environment({"LC_ALL=C", "U=\303\251", "V=\351", "QUOTING_STYLE=shell-escape"}));
   ExpectCase({"C.UTF-8: printable UTF-8 kept", {"printenv", "U", "V"}, 0, "\303\251\n''$'\\351'\n", ""},
-             Environment({"LC_ALL=C.UTF-8", "U=\303\251", "V=\351"}));
+             Environment({"LC_ALL=C.UTF-8", "U=\303\251", "V=\351", "QUOTING_STYLE=shell-escape"}));
+  ExpectCase({"C: a value into a pipe, unquoted", {"printenv", "U", "V"}, 0, "\303\251\n\351\n", ""},
+             Environment({"LC_ALL=C", "U=\303\251", "V=\351"}));
   ExpectCase({"C.UTF-8: locale style", {"printenv", "U"}, 0, "\u2018\303\251\u2019\n", ""},
              Environment({"LC_ALL=C.UTF-8", "U=\303\251", "QUOTING_STYLE=locale"}));
   ExpectCase({"C.UTF-8: the warning", {"printenv", "U"}, 0, "\303\251\n",
               "printenv: ignoring invalid value of environment variable QUOTING_STYLE: \u2018x\u2019\n"},
              Environment({"LC_ALL=C.UTF-8", "U=\303\251", "QUOTING_STYLE=x"}));
+}
+
+// A VARIABLE's value is quoted for a terminal (QUOTING_STYLE unset), as the listing always is.
+TEST(PrintenvTest, AValueIsQuotedOnATerminal) {
+  Pty pty;
+  ASSERT_TRUE(pty.ok());
+  Options options = Environment({"B=x y", "E="});
+  options.before_exec = pty.OnFds({1});
+  Result r = Invoke({"printenv", "B", "E"}, options);
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.err, "");
+  EXPECT_EQ(pty.Drain(), "'x y'\n''\n");
 }
 
 TEST(PrintenvTest, UsageErrors) {
@@ -118,28 +134,41 @@ TEST(PrintenvTest, HelpVersionAndWriteErrors) {
   }
 }
 
-// Where quoting changes nothing, GNU's printenv (9.1 here; 9.10 agrees) and ours, byte for byte.
-TEST(PrintenvTest, SameAsGnu) {
-  if (access("/usr/bin/printenv", X_OK) != 0) GTEST_SKIP() << "no /usr/bin/printenv";
-  const std::vector<std::vector<std::string>> cases = {
-      {}, {"-0"}, {"A"}, {"A", "B"}, {"B", "A"}, {"A", "NOPE"}, {"A=1"}, {""}, {"-0", "A", "B"}, {"A", "-0"},
-      {"--", "A"}, {"--nu", "A"}, {"-i"}, {"-u", "A"}, {"-u"}, {"-a"}, {"--bogus"}, {"--null=3"}, {"-ix"}, {"-0i"},
-      {"--n", "A"}, {"PATH", "NOEQ"},
-  };
+// Ours and GNU's printenv (9.1 here; 9.10 agrees) on ENV, byte for byte, under C and C.UTF-8.
+void ExpectSameAsGnu(const std::vector<std::vector<std::string>>& cases, const std::vector<std::string>& env) {
   for (const char* locale : {"LC_ALL=C", "LC_ALL=C.UTF-8"}) {
-    const Options env = Environment({locale, "A=1", "B=/x:y", "A=2", "NOEQ", "PATH=/usr/bin:/bin"});
+    std::vector<std::string> entries = {locale};
+    entries.insert(entries.end(), env.begin(), env.end());
+    const Options options = Environment(entries);
     for (const std::vector<std::string>& args : cases) {
       std::vector<std::string> argv = {"printenv"};
       argv.insert(argv.end(), args.begin(), args.end());
       std::string name = locale;
       for (const std::string& a : argv) name += " [" + a + "]";
-      const Result gnu = RunProgram("/usr/bin/printenv", argv, env);
-      const Result ours = Invoke(argv, env);
+      const Result gnu = RunProgram("/usr/bin/printenv", argv, options);
+      const Result ours = Invoke(argv, options);
       EXPECT_EQ(ours.status, gnu.status) << name;
       EXPECT_EQ(ours.out, gnu.out) << name;
       EXPECT_EQ(ours.err, gnu.err) << name;
     }
   }
+}
+
+// Where quoting changes nothing.
+TEST(PrintenvTest, SameAsGnu) {
+  if (access("/usr/bin/printenv", X_OK) != 0) GTEST_SKIP() << "no /usr/bin/printenv";
+  ExpectSameAsGnu({{}, {"-0"}, {"A"}, {"A", "B"}, {"B", "A"}, {"A", "NOPE"}, {"A=1"}, {""}, {"-0", "A", "B"},
+                   {"A", "-0"}, {"--", "A"}, {"--nu", "A"}, {"-i"}, {"-u", "A"}, {"-u"}, {"-a"}, {"--bogus"},
+                   {"--null=3"}, {"-ix"}, {"-0i"}, {"--n", "A"}, {"PATH", "NOEQ"}},
+                  {"A=1", "B=/x:y", "A=2", "NOEQ", "PATH=/usr/bin:/bin"});
+}
+
+// Values a listing would quote: a VARIABLE's value into a pipe is not (QUOTING_STYLE unset), so $(printenv VAR)
+// gets what GNU gives.
+TEST(PrintenvTest, AValueIntoAPipeIsAsGnuPrintsIt) {
+  if (access("/usr/bin/printenv", X_OK) != 0) GTEST_SKIP() << "no /usr/bin/printenv";
+  ExpectSameAsGnu({{"S", "Q", "E", "U", "N"}, {"-0", "S", "Q"}},
+                  {"S=x y", "Q=it's", "E=", "U=\303\251", "N=a\nb"});
 }
 
 }  // namespace

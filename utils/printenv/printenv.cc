@@ -1,5 +1,7 @@
 // printenv -- print all or part of the environment. Follows GNU printenv(1) 9.10, with names and values quoted per
-// QUOTING_STYLE as in GNU's development branch (issue 14); tests/printenv/printenv_test.cc pins it.
+// QUOTING_STYLE as in GNU's development branch (issue 14); tests/printenv/printenv_test.cc pins it. A VARIABLE's
+// value is quoted only on a terminal unless QUOTING_STYLE is set (as ls quotes names only on a terminal), so that
+// `$(printenv VAR)` gets the value itself, as from every GNU release.
 //
 // Usage: printenv [-0|--null] [VARIABLE]...    (--help and the man page printenv(1): printenv.help)
 // A VARIABLE matches each entry NAME=VALUE of that exact NAME, all of them in environment order when a name is
@@ -13,6 +15,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "absl/strings/string_view.h"
 #include "utils/env/print_env.h"
@@ -50,8 +53,12 @@ Options ParseArgs(int argc, char* argv[]) {
 }
 
 int Run(const Options& options) {
+  const char* requested = getenv("QUOTING_STYLE");
   const uucore::QuotingStyle style =
-      options.null ? uucore::QuotingStyle::kLiteral : env::OutputQuotingStyle(getenv("QUOTING_STYLE"));
+      options.null ? uucore::QuotingStyle::kLiteral : env::OutputQuotingStyle(requested);
+  // A value alone, unasked, is quoted for a reader at a terminal only: a script's $(printenv VAR) takes it as it is.
+  const uucore::QuotingStyle value_style =
+      requested == nullptr && !isatty(STDOUT_FILENO) ? uucore::QuotingStyle::kLiteral : style;
   if (*options.variables == nullptr) {
     for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
       env::PrintEntry(*entry, options.null, style);
@@ -66,7 +73,7 @@ int Run(const Options& options) {
       for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
         const absl::string_view e(*entry);
         if (e.size() > name.size() && e[name.size()] == '=' && e.substr(0, name.size()) == name) {
-          env::PrintValue(e.substr(name.size() + 1), options.null, style);
+          env::PrintValue(e.substr(name.size() + 1), options.null, value_style);
           found = true;
         }
       }
