@@ -253,8 +253,10 @@ CgroupLeaf& CgroupLeaf::operator=(CgroupLeaf&& other) noexcept {
 CgroupLeaf::~CgroupLeaf() { (void)Remove(); }
 
 namespace {
-// The numbers Create() has taken in this process: our leaves are PREFIX.NS.PID.N with N below it.
+// The numbers Create() has taken in this process: our leaves are PREFIX.NS.PID.N.l with N below it.
 std::atomic<unsigned> leaves_made{0};
+// Ends the name of a leaf whose creator holds its lock (Create()); older versions made PREFIX.NS.PID.N unlocked.
+constexpr char kLockedSuffix[] = ".l";
 }  // namespace
 
 absl::StatusOr<CgroupLeaf> CgroupLeaf::Create(const Cgroup2Location& where, absl::string_view prefix) {
@@ -270,7 +272,7 @@ absl::StatusOr<CgroupLeaf> CgroupLeaf::Create(const Cgroup2Location& where, absl
   std::string path;
   int dir_fd = -1, events_fd = -1;
   for (int tries = 0;; ++tries) {
-    path = absl::StrCat(stem, leaves_made.fetch_add(1));
+    path = absl::StrCat(stem, leaves_made.fetch_add(1), kLockedSuffix);
     if (mkdir(path.c_str(), 0755) != 0) {
       const int err = errno;
       if (err == EEXIST && tries < 1000) continue;  // Left by a dead process that had our pid: take the next number.
@@ -281,9 +283,11 @@ absl::StatusOr<CgroupLeaf> CgroupLeaf::Create(const Cgroup2Location& where, absl
     // Held while we live (closing the descriptor, even by SIGKILL, drops it): RemoveStaleLeaves() removes only a
     // leaf it can lock exclusively, so never one whose creator lives, in whatever PID namespace.
     if (dir_fd >= 0 && flock(dir_fd, LOCK_SH | LOCK_NB) != 0) {
-      close(dir_fd);  // EWOULDBLOCK: another process's RemoveStaleLeaves() took it between our mkdir and now.
-      if (tries < 1000) continue;
-      return absl::UnavailableError(absl::StrCat("cannot lock cgroup ", path));
+      const int err = errno;  // EWOULDBLOCK: another's RemoveStaleLeaves() took it between our mkdir and now.
+      close(dir_fd);
+      rmdir(path.c_str());  // Ours, empty: not left behind whoever holds it (ENOENT if the remover was first).
+      if (err == EWOULDBLOCK && tries < 1000) continue;
+      return ErrnoError(err, absl::StrCat("cannot lock cgroup ", path));
     }
     events_fd = dir_fd < 0 ? -1 : openat(dir_fd, "cgroup.events", O_RDONLY | O_CLOEXEC);
     if (events_fd >= 0) break;
@@ -497,12 +501,14 @@ absl::StatusOr<int> RemoveStaleLeaves(const Cgroup2Location& where, absl::string
     const std::vector<absl::string_view> ns_pid_n = absl::StrSplit(name, '.');
     int pid;
     unsigned n;
-    if (ns_pid_n.size() != 3 || !absl::SimpleAtoi(ns_pid_n[1], &pid) || pid <= 0 ||
-        !absl::SimpleAtoi(ns_pid_n[2], &n)) {
+    if (ns_pid_n.size() < 3 || ns_pid_n.size() > 4 || !absl::SimpleAtoi(ns_pid_n[1], &pid) || pid <= 0 ||
+        !absl::SimpleAtoi(ns_pid_n[2], &n) || (ns_pid_n.size() == 4 && ns_pid_n[3] != kLockedSuffix + 1)) {
       continue;
     }
+    const bool locked_by_creator = ns_pid_n.size() == 4;
     // Of our namespace, kill() asks cheaply first (no descriptor for a live creator's leaf); of another, only
-    // the lock can tell.
+    // the lock can tell, and only of a leaf whose creator took one (an older version's is left alone).
+    if (ns_pid_n[0] != own_namespace && !locked_by_creator) continue;
     if (ns_pid_n[0] == own_namespace) {
       if (pid == self) {
         // Our own pid: ours if this process made it, else an earlier process's with our pid in a namespace with our

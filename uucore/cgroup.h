@@ -82,7 +82,7 @@ class CgroupLeaf {
  public:
   // Create()
   //
-  // Makes a new group `where.own_dir/PREFIX.NS.PID.N` (NS the caller's pid namespace inode, PID its pid, N a counter:
+  // Makes a new group `where.own_dir/PREFIX.NS.PID.N.l` (NS the caller's pid namespace inode, PID its pid, N a counter:
   // unique on this system while the caller lives; on EEXIST the next N is tried) and opens it for
   // clone3(CLONE_INTO_CGROUP), cgroup.events, and for writing cgroup.kill and cgroup.freeze (held, so that Kill() and
   // Freeze() need no new descriptor: the group can be killed and thawed however few the caller has left). Checks
@@ -90,11 +90,13 @@ class CgroupLeaf {
   // ancestor's, as the kernel requires of a migration), which holds for root and in a delegated subtree. A new leaf
   // has no controllers enabled below it, so the "no internal processes" rule of cgroup v2 does not refuse it, whether
   // or not our own group has processes. The directory's descriptor holds a shared flock(2) until Remove() (or the
-  // process's death) closes it: RemoveStaleLeaves() never removes a leaf whose creator lives.
+  // process's death) closes it: RemoveStaleLeaves() never removes a leaf whose creator lives (the ".l" says so to
+  // it; versions before 5 December 2026 made PREFIX.NS.PID.N without a lock).
   // `prefix` must be a plain file name without '.'.
   // Errors: PermissionDenied "cgroup DIR is not delegated to us: cannot write DIR/cgroup.procs" (or mkdir's EACCES,
   // EPERM, EROFS with "cannot create cgroup DIR: REASON"); the errno of mkdir or open otherwise (ENOSPC or EAGAIN
-  // when cgroup.max.descendants or cgroup.max.depth is reached); InvalidArgument for a bad prefix.
+  // when cgroup.max.descendants or cgroup.max.depth is reached); flock's errno "cannot lock cgroup DIR" (ENOLCK, or
+  // EWOULDBLOCK after 1,000 leaves taken by removers); InvalidArgument for a bad prefix.
   [[nodiscard]] static absl::StatusOr<CgroupLeaf> Create(const Cgroup2Location& where,
                                                          absl::string_view prefix = "coreutils-timeout");
 
@@ -222,7 +224,8 @@ class CgroupLeaf {
 // gone for good, whose creators no pid can name. Of our own namespace, a group whose creator pid exists is not even
 // opened; one with our own pid counts as ours only if this process's Create() made it (else it was left by an
 // earlier process that had our pid in a namespace with our namespace's inode: each container's PID 1). Groups
-// made by versions without the lock are taken by the same rules once empty. Returns how many were removed.
+// made by versions without the lock (no ".l") are taken only from our own namespace, by the pid rules above (one of
+// another namespace may have a live creator that holds no lock). Returns how many were removed.
 // Error: the errno of opendir(where.own_dir).
 [[nodiscard]] absl::StatusOr<int> RemoveStaleLeaves(const Cgroup2Location& where,
                                                     absl::string_view prefix = "coreutils-timeout");

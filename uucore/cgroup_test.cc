@@ -480,11 +480,13 @@ TEST_F(CgroupLeafTest, RemoveStaleLeavesTakesOnlyDeadCreatorsEmptyGroups) {
   // with our namespace's inode (a container's PID 1 after another one's; its creator check is ourselves).
   const std::string own_pid_stale = absl::StrCat(stem, getpid(), ".999999");
   // Another PID namespace's (inode 1: none has it), its creator gone: no pid can say so, its lock does.
-  const std::string other_ns = absl::StrCat(where_.own_dir, "/", prefix, ".1.", dead, ".0");
+  const std::string other_ns = absl::StrCat(where_.own_dir, "/", prefix, ".1.", dead, ".0.l");
   // Another namespace's whose creator lives: it holds the shared lock, as Create() does (here: this test).
-  const std::string other_ns_live = absl::StrCat(where_.own_dir, "/", prefix, ".1.", dead, ".1");
+  const std::string other_ns_live = absl::StrCat(where_.own_dir, "/", prefix, ".1.", dead, ".1.l");
+  // Another namespace's made by a version that took no lock (no ".l"): its creator may live; left alone.
+  const std::string other_ns_unlocked = absl::StrCat(where_.own_dir, "/", prefix, ".1.", dead, ".2");
   const std::string busy = absl::StrCat(stem, dead, ".1");
-  for (const std::string& dir : {stale, own_pid_stale, other_ns, other_ns_live, busy}) {
+  for (const std::string& dir : {stale, own_pid_stale, other_ns, other_ns_live, other_ns_unlocked, busy}) {
     ASSERT_EQ(mkdir(dir.c_str(), 0755), 0) << dir;
   }
   ASSERT_EQ(mkdir((busy + "/child").c_str(), 0755), 0);
@@ -499,6 +501,7 @@ TEST_F(CgroupLeafTest, RemoveStaleLeavesTakesOnlyDeadCreatorsEmptyGroups) {
   EXPECT_FALSE(Exists(other_ns));
   EXPECT_TRUE(Exists(live));
   EXPECT_TRUE(Exists(other_ns_live));
+  EXPECT_TRUE(Exists(other_ns_unlocked));
   EXPECT_TRUE(Exists(busy));
   // Its creator gone (the lock dropped), the next run takes it.
   close(creators_lock);
@@ -507,7 +510,7 @@ TEST_F(CgroupLeafTest, RemoveStaleLeavesTakesOnlyDeadCreatorsEmptyGroups) {
   EXPECT_EQ(*removed, 1);
   EXPECT_FALSE(Exists(other_ns_live));
   EXPECT_TRUE(Exists(live));
-  for (const std::string& dir : {busy + "/child", busy}) EXPECT_EQ(rmdir(dir.c_str()), 0) << dir;
+  for (const std::string& dir : {busy + "/child", busy, other_ns_unlocked}) EXPECT_EQ(rmdir(dir.c_str()), 0) << dir;
   EXPECT_THAT(mine->Remove(), IsOk());
 }
 

@@ -165,8 +165,11 @@ absl::Status DeadlineTimer::Arm(Deadline deadline) {
   absl::Duration at = std::min(deadline.at_, MonotonicNow() + kMaxKernelWait);
   if (at < absl::Nanoseconds(1)) at = absl::Nanoseconds(1);
   itimerspec spec = {};
-  spec.it_value = absl::ToTimespec(at);
-  if (timerfd_settime(fd_, TFD_TIMER_ABSTIME, &spec, nullptr) != 0) return absl::ErrnoToStatus(errno, "timerfd_settime");
+  spec.it_value = absl::ToTimespec(absl::Ceil(at, absl::Nanoseconds(1)));  // Up: never before the deadline.
+  // Absolute: a stop/continue or a late Arm() cannot shift the instant it fires at.
+  if (timerfd_settime(fd_, TFD_TIMER_ABSTIME, &spec, nullptr) != 0) {
+    return absl::ErrnoToStatus(errno, "timerfd_settime");
+  }
   armed_ = true;
   armed_at_ = at;
   return absl::OkStatus();

@@ -341,7 +341,7 @@ TEST(DeadlineTimerTest, APassedDeadlineFiresAtOnce) {
   absl::StatusOr<DeadlineTimer> timer = DeadlineTimer::Create();
   ASSERT_TRUE(timer.ok()) << timer.status();
   ASSERT_TRUE(timer->Arm(Deadline::In(absl::ZeroDuration())).ok());
-  EXPECT_TRUE(Readable(*timer, 0));
+  EXPECT_TRUE(Readable(*timer, 1000));  // At once; the bound only spares a slow virtual machine's timer interrupt.
 }
 
 TEST(DeadlineTimerTest, ALaterDeadlineKeepsTheEarlierTimeAndAnEarlierOneMovesIt) {

@@ -1,9 +1,10 @@
-// deny_clone3 COMMAND [ARG]... -- runs COMMAND with clone3(2) failing ENOSYS, as under a seccomp profile that
-// predates clone3 (Docker's default before 20.10, podman's before 2.2, many CI sandboxes).
+// deny_clone3 [--eperm] COMMAND [ARG]... -- runs COMMAND with clone3(2) refused, as under a container's seccomp
+// profile that does not allow it: ENOSYS, what profiles that know clone3 is new answer so that glibc falls back
+// (Docker 20.10.x and later, podman); with --eperm, EPERM, what Docker's profile before that answered.
 //
-// It installs a seccomp filter (no privileges needed once no_new_privs is set) that answers clone3 with ENOSYS
-// and allows every other call, then execs COMMAND. glibc falls back to clone for its own fork and posix_spawn;
-// only a caller that needs clone3 itself (timeout --tree's CLONE_INTO_CGROUP) sees the refusal.
+// It installs a seccomp filter (no privileges needed once no_new_privs is set) that answers clone3 with that error
+// and allows every other call, then execs COMMAND. glibc falls back to clone for its own fork and posix_spawn on
+// ENOSYS; a caller that needs clone3 itself (timeout --tree's CLONE_INTO_CGROUP) sees the refusal either way.
 //
 // Exit status: COMMAND's (it replaces this process); 125 if the filter cannot be installed (the message says why),
 // 126/127 if COMMAND cannot be run.
@@ -31,8 +32,11 @@
 #endif
 
 int main(int argc, char** argv) {
-  if (argc < 2) {
-    fprintf(stderr, "usage: deny_clone3 COMMAND [ARG]...\n");
+  const bool eperm = argc > 1 && strcmp(argv[1], "--eperm") == 0;
+  const int refusal = eperm ? EPERM : ENOSYS;
+  char** command = argv + (eperm ? 2 : 1);
+  if (*command == nullptr) {
+    fprintf(stderr, "usage: deny_clone3 [--eperm] COMMAND [ARG]...\n");
     return 125;
   }
   sock_filter filter[] = {
@@ -42,7 +46,7 @@ int main(int argc, char** argv) {
       BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
       BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr)),
       BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_clone3, 0, 1),
-      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (ENOSYS & SECCOMP_RET_DATA)),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (static_cast<unsigned>(refusal) & SECCOMP_RET_DATA)),
       BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
   };
   sock_fprog program = {static_cast<unsigned short>(sizeof filter / sizeof filter[0]), filter};
@@ -51,12 +55,14 @@ int main(int argc, char** argv) {
     fprintf(stderr, "deny_clone3: prctl(PR_SET_NO_NEW_PRIVS): %s\n", strerror(errno));
     return 125;
   }
+  // Only clone3 answers otherwise; every call of every other ABI and number is allowed.
   if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program, 0, 0) != 0) {
     fprintf(stderr, "deny_clone3: prctl(PR_SET_SECCOMP): %s\n", strerror(errno));
     return 125;
   }
-  execvp(argv[1], argv + 1);
+  // The filter is inherited across exec (and by every child): COMMAND runs under it.
+  execvp(command[0], command);
   const int error = errno;
-  fprintf(stderr, "deny_clone3: %s: %s\n", argv[1], strerror(error));
+  fprintf(stderr, "deny_clone3: %s: %s\n", command[0], strerror(error));
   return error == ENOENT ? 127 : 126;
 }
