@@ -255,8 +255,8 @@ CgroupLeaf::~CgroupLeaf() { (void)Remove(); }
 namespace {
 // The numbers Create() has taken in this process: our leaves are PREFIX.NS.PID.N.l with N below it.
 std::atomic<unsigned> leaves_made{0};
-// Ends the name of a leaf whose creator holds its lock (Create()); older versions made PREFIX.NS.PID.N unlocked.
-constexpr char kLockedSuffix[] = ".l";
+// The last field of a leaf whose creator holds its lock (Create()); older versions made PREFIX.NS.PID.N unlocked.
+constexpr char kLockedMark[] = "l";
 }  // namespace
 
 absl::StatusOr<CgroupLeaf> CgroupLeaf::Create(const Cgroup2Location& where, absl::string_view prefix) {
@@ -272,7 +272,7 @@ absl::StatusOr<CgroupLeaf> CgroupLeaf::Create(const Cgroup2Location& where, absl
   std::string path;
   int dir_fd = -1, events_fd = -1;
   for (int tries = 0;; ++tries) {
-    path = absl::StrCat(stem, leaves_made.fetch_add(1), kLockedSuffix);
+    path = absl::StrCat(stem, leaves_made.fetch_add(1), ".", kLockedMark);
     if (mkdir(path.c_str(), 0755) != 0) {
       const int err = errno;
       if (err == EEXIST && tries < 1000) continue;  // Left by a dead process that had our pid: take the next number.
@@ -502,21 +502,19 @@ absl::StatusOr<int> RemoveStaleLeaves(const Cgroup2Location& where, absl::string
     int pid;
     unsigned n;
     if (ns_pid_n.size() < 3 || ns_pid_n.size() > 4 || !absl::SimpleAtoi(ns_pid_n[1], &pid) || pid <= 0 ||
-        !absl::SimpleAtoi(ns_pid_n[2], &n) || (ns_pid_n.size() == 4 && ns_pid_n[3] != kLockedSuffix + 1)) {
+        !absl::SimpleAtoi(ns_pid_n[2], &n) || (ns_pid_n.size() == 4 && ns_pid_n[3] != kLockedMark)) {
       continue;
     }
-    const bool locked_by_creator = ns_pid_n.size() == 4;
     // Of our namespace, kill() asks cheaply first (no descriptor for a live creator's leaf); of another, only
     // the lock can tell, and only of a leaf whose creator took one (an older version's is left alone).
-    if (ns_pid_n[0] != own_namespace && !locked_by_creator) continue;
-    if (ns_pid_n[0] == own_namespace) {
-      if (pid == self) {
-        // Our own pid: ours if this process made it, else an earlier process's with our pid in a namespace with our
-        // namespace's inode (a container's PID 1 after another's), which asking kill() would take for us.
-        if (n < leaves_made.load()) continue;
-      } else if (kill(pid, 0) == 0 || errno != ESRCH) {
-        continue;  // Its creator (or whoever has its pid now) is alive.
-      }
+    if (ns_pid_n[0] != own_namespace) {
+      if (ns_pid_n.size() != 4) continue;
+    } else if (pid == self) {
+      // Our own pid: ours if this process made it, else an earlier process's with our pid in a namespace with our
+      // namespace's inode (a container's PID 1 after another's), which asking kill() would take for us.
+      if (n < leaves_made.load()) continue;
+    } else if (kill(pid, 0) == 0 || errno != ESRCH) {
+      continue;  // Its creator (or whoever has its pid now) is alive.
     }
     stale.push_back(absl::StrCat(where.own_dir, "/", entry->d_name));
   }

@@ -122,7 +122,7 @@ class Deadline {
 //   absl::StatusOr<uucore::DeadlineTimer> timer = uucore::DeadlineTimer::Create();
 //   for (;;) {
 //     if (absl::Status armed = timer->Arm(deadline); !armed.ok()) ...;
-//     ppoll({..., {timer->fd(), POLLIN}}, n, nullptr, nullptr);   // EINTR: loop; the timer still aims at the same instant
+//     ppoll({..., {timer->fd(), POLLIN}}, n, nullptr, nullptr);   // EINTR: loop; it still aims at the same instant
 //     if (revents of fd()) timer->Consume();
 //     if (deadline.HasPassed()) ...
 //   }

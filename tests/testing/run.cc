@@ -44,13 +44,17 @@ void MoveTo(int fd, int target) {
 
 }  // namespace
 
+std::string RunfilePath(const std::string& path) {
+  const char* srcdir = getenv("TEST_SRCDIR");
+  const char* workspace = getenv("TEST_WORKSPACE");
+  if (srcdir == nullptr) return "bazel-bin/" + path;
+  return std::string(srcdir) + "/" + (workspace ? workspace : "coreutils") + "/" + path;
+}
+
 std::string BinaryPath() {
   // Another build of the binary (tools/qemu-test: the aarch64 release binary, run through qemu-user).
   if (const char* other = getenv("COREUTILS_TEST_BINARY"); other != nullptr && *other != '\0') return other;
-  const char* srcdir = getenv("TEST_SRCDIR");
-  const char* workspace = getenv("TEST_WORKSPACE");
-  if (srcdir == nullptr) return "bazel-bin/utils/coreutils/coreutils";
-  return std::string(srcdir) + "/" + (workspace ? workspace : "coreutils") + "/utils/coreutils/coreutils";
+  return RunfilePath("utils/coreutils/coreutils");
 }
 
 Result Invoke(const std::vector<std::string>& argv, const Options& options) {

@@ -35,6 +35,10 @@ struct Options {
   double limit_seconds = 60;             // Safety net: a hung child is killed and Result::hung is set.
 };
 
+// A file of the test's runfiles by its path in the workspace ("tests/testing/deny_clone3"); outside Bazel, the
+// same path under bazel-bin.
+std::string RunfilePath(const std::string& path);
+
 // The coreutils binary under test, from the test's runfiles, or $COREUTILS_TEST_BINARY when set (an absolute path).
 std::string BinaryPath();
 

@@ -68,9 +68,7 @@ bool CanHideCgroups() {
 }
 
 // tests/testing/deny_clone3: runs a command with clone3 failing ENOSYS (a seccomp filter).
-std::string DenyClone3() {
-  return std::string(getenv("TEST_SRCDIR")) + "/" + getenv("TEST_WORKSPACE") + "/tests/testing/deny_clone3";
-}
+std::string DenyClone3() { return RunfilePath("tests/testing/deny_clone3"); }
 
 // Why the clone3-refused cases cannot run here ("" when they can): they need the cgroup backend to be refused.
 std::string WhyNotClone3Refused() {
