@@ -288,9 +288,7 @@ TEST(LayoutTest, ListedHotCodeComesFirst) {
 #ifdef COREUTILS_SANITIZED
   GTEST_SKIP() << "sanitizer builds are linked without the layout";
 #endif
-  const char* srcdir = getenv("TEST_SRCDIR");
-  ASSERT_NE(srcdir, nullptr);
-  std::ifstream list(std::string(srcdir) + "/coreutils/utils/coreutils/symbol_order.txt");
+  std::ifstream list(RunfilePath("utils/coreutils/symbol_order.txt"));
   ASSERT_TRUE(list) << "symbol_order.txt is not in the runfiles";
   std::set<std::string> listed;
   for (std::string line; std::getline(list, line);) {

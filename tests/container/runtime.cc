@@ -29,6 +29,8 @@
 extern char** environ;
 
 namespace container_testing {
+
+using coreutils_testing::RunfilePath;
 namespace {
 
 bool Exists(const std::string& path) { return access(path.c_str(), F_OK) == 0; }
@@ -224,9 +226,9 @@ Shared& TheShared() {
     atexit(RemoveSharedDir);
     s->state = s->dir + "/runc";
     std::string output;
-    const std::string binary = Runfile("utils/coreutils/coreutils");
+    const std::string binary = RunfilePath("utils/coreutils/coreutils");
     setenv("SOURCE_DATE_EPOCH", "0", 1);  // tools/image would otherwise ask git, which runfiles are not.
-    if (Capture({"/bin/bash", Runfile("tools/image"), "--binary", binary, s->dir + "/image"}, &output) != 0) {
+    if (Capture({"/bin/bash", RunfilePath("tools/image"), "--binary", binary, s->dir + "/image"}, &output) != 0) {
       s->unavailable = "tools/image failed: " + output;
       return s;
     }
@@ -237,9 +239,9 @@ Shared& TheShared() {
     s->rootfs = s->dir + "/bundle/rootfs";
     std::string error;
     for (const char* mount_point : {"/proc", "/dev"}) mkdir((s->rootfs + mount_point).c_str(), 0755);
-    if (error.empty()) error = CopyIn(Runfile("tests/container/app"), s->rootfs, "/app", 0755);
-    if (error.empty()) error = CopyIn(Runfile("tests/container/nop"), s->rootfs, "/nop", 0755);
-    if (error.empty()) error = CopyIn(Runfile("tests/container/floor"), s->rootfs, "/floor", 0755);
+    if (error.empty()) error = CopyIn(RunfilePath("tests/container/app"), s->rootfs, "/app", 0755);
+    if (error.empty()) error = CopyIn(RunfilePath("tests/container/nop"), s->rootfs, "/nop", 0755);
+    if (error.empty()) error = CopyIn(RunfilePath("tests/container/floor"), s->rootfs, "/floor", 0755);
     if (error.empty() && !WriteFile(s->rootfs + "/noexec", "#!/bin/true\n", 0644)) error = Errno("noexec");
     // Sanitizer builds: /coreutils is dynamic; its loader and libraries come in at their host paths.
     if (error.empty()) error = CopyLibraries(binary, s->rootfs);
@@ -268,19 +270,6 @@ void BecomeSubreaper() {
 }
 
 }  // namespace
-
-std::string Runfile(const std::string& path) {
-  if (const char* srcdir = getenv("TEST_SRCDIR")) {
-    const char* workspace = getenv("TEST_WORKSPACE");
-    return std::string(srcdir) + "/" + (workspace ? workspace : "coreutils") + "/" + path;
-  }
-  if (const char* dir = getenv("RUNFILES_DIR")) return std::string(dir) + "/coreutils/" + path;
-  char self[PATH_MAX];
-  const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-  if (n <= 0) return path;
-  self[n] = '\0';
-  return std::string(self) + ".runfiles/coreutils/" + path;
-}
 
 std::string FindProgram(const std::string& name) {
   std::string path = getenv("PATH") ? getenv("PATH") : "";
@@ -351,7 +340,7 @@ std::string UnshareUnavailable() {
 }
 
 Init Ours() {
-  const std::string host = Runfile("utils/coreutils/coreutils");
+  const std::string host = RunfilePath("utils/coreutils/coreutils");
   return {"ours", {"/coreutils", "timeout", "0"}, {host, "timeout", "0"}};
 }
 Init Tini() { return {"tini", {"/tini", "--"}, {"/usr/bin/tini-static", "--"}}; }

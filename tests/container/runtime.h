@@ -17,9 +17,6 @@
 
 namespace container_testing {
 
-// A file of the runfiles ("utils/coreutils/coreutils"), under `bazel test`, `bazel run` or from bazel-bin.
-std::string Runfile(const std::string& path);
-
 // A program in PATH or in an sbin directory (runc is /usr/sbin/runc; Bazel's test PATH has no sbin), or "".
 std::string FindProgram(const std::string& name);
 

@@ -24,6 +24,9 @@
 extern char** environ;
 
 namespace container_testing {
+
+using coreutils_testing::RunfilePath;
+
 namespace {
 
 // The init's argv for `command`; `ours_options` go to our timeout (before its DURATION), peers have no equivalent.
@@ -173,7 +176,7 @@ std::string Summary(const Outcome& outcome) {
          (outcome.output.empty() ? "" : "; " + Trimmed(outcome.output));
 }
 
-Init Floor() { return {"floor", {"/floor"}, {Runfile("tests/container/floor")}}; }
+Init Floor() { return {"floor", {"/floor"}, {RunfilePath("tests/container/floor")}}; }
 
 namespace {
 

@@ -16,8 +16,6 @@
 namespace coreutils_testing {
 namespace {
 
-std::string Runfiles() { return std::string(getenv("TEST_SRCDIR")) + "/" + getenv("TEST_WORKSPACE") + "/"; }
-
 // Every name the dispatcher answers to: its utilities, and itself.
 std::vector<std::string> Names() {
   std::vector<std::string> names;
@@ -32,7 +30,7 @@ std::vector<std::string> Names() {
 
 // utils/*/NAME.1 in the runfiles (false's is beside true's), or "" if there is none.
 std::string ManPage(const std::string& name) {
-  const std::string utils = Runfiles() + "utils/";
+  const std::string utils = RunfilePath("utils/");
   DIR* dir = opendir(utils.c_str());
   if (dir == nullptr) return "";
   std::string found;

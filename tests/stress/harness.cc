@@ -105,12 +105,7 @@ int Iterations(int ci_default, int divisor) {
   return n / divisor > 0 ? n / divisor : 1;
 }
 
-std::string ProbePath() {
-  const char* srcdir = getenv("TEST_SRCDIR");
-  const char* workspace = getenv("TEST_WORKSPACE");
-  if (srcdir == nullptr) return "bazel-bin/tests/stress/probe";
-  return std::string(srcdir) + "/" + (workspace ? workspace : "coreutils") + "/tests/stress/probe";
-}
+std::string ProbePath() { return coreutils_testing::RunfilePath("tests/stress/probe"); }
 
 Outcome RunAndCollect(const std::string& program, const std::vector<std::string>& argv, const Injection* injection,
                       double limit_seconds) {

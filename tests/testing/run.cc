@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -45,10 +46,20 @@ void MoveTo(int fd, int target) {
 }  // namespace
 
 std::string RunfilePath(const std::string& path) {
-  const char* srcdir = getenv("TEST_SRCDIR");
-  const char* workspace = getenv("TEST_WORKSPACE");
-  if (srcdir == nullptr) return "bazel-bin/" + path;
-  return std::string(srcdir) + "/" + (workspace ? workspace : "coreutils") + "/" + path;
+  if (const char* srcdir = getenv("TEST_SRCDIR")) {  // bazel test
+    const char* workspace = getenv("TEST_WORKSPACE");
+    return std::string(srcdir) + "/" + (workspace ? workspace : "coreutils") + "/" + path;
+  }
+  if (const char* dir = getenv("RUNFILES_DIR")) return std::string(dir) + "/coreutils/" + path;  // bazel run
+  // Run by hand (bazel-bin/tests/...): the runfiles tree beside the executable, from any directory.
+  char self[PATH_MAX];
+  const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n > 0) {
+    self[n] = '\0';
+    const std::string beside = std::string(self) + ".runfiles/coreutils/" + path;
+    if (access(beside.c_str(), F_OK) == 0) return beside;
+  }
+  return "bazel-bin/" + path;
 }
 
 std::string BinaryPath() {

@@ -35,8 +35,8 @@ struct Options {
   double limit_seconds = 60;             // Safety net: a hung child is killed and Result::hung is set.
 };
 
-// A file of the test's runfiles by its path in the workspace ("tests/testing/deny_clone3"); outside Bazel, the
-// same path under bazel-bin.
+// A file of the test's runfiles by its path in the workspace ("tests/testing/deny_clone3"): under `bazel test`,
+// `bazel run`, or run by hand (the runfiles beside the executable, else the same path under bazel-bin).
 std::string RunfilePath(const std::string& path);
 
 // The coreutils binary under test, from the test's runfiles, or $COREUTILS_TEST_BINARY when set (an absolute path).

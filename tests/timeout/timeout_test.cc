@@ -292,10 +292,9 @@ TEST(TimeoutTest, HelpManPageAndReadmeListTheSignalsPassedOn) {
     }
     return out;
   };
-  const std::string runfiles = std::string(getenv("TEST_SRCDIR")) + "/" + getenv("TEST_WORKSPACE") + "/";
   EXPECT_NE(words(Invoke({"timeout", "--help"}).out).find(list), std::string::npos) << "--help";
-  EXPECT_NE(words(ReadFile(runfiles + "utils/timeout/timeout.1")).find(list), std::string::npos) << "timeout.1";
-  EXPECT_NE(words(ReadFile(runfiles + "README.md")).find(list), std::string::npos) << "README.md";
+  EXPECT_NE(words(ReadFile(RunfilePath("utils/timeout/timeout.1"))).find(list), std::string::npos) << "timeout.1";
+  EXPECT_NE(words(ReadFile(RunfilePath("README.md"))).find(list), std::string::npos) << "README.md";
 }
 
 // Deliberate difference from GNU 9.10: glibc's own signals 32 and 33 (no names; glibc's sigprocmask will not block
