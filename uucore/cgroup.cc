@@ -383,7 +383,11 @@ absl::StatusOr<int> CgroupLeaf::Signal(int sig, absl::Duration freeze_wait) {
       // have (a fork under way has ended, its child is listed). Signalling during that wait would spare each killed
       // process a second wake-up (~15% at 1,000), but a killed process counts as not frozen until it has exited, so
       // the thaw, and with it every handler in the tree, would wait for the slowest death (an order of magnitude later
-      // behind an 8 GB process), with timeout's own wait blocked meanwhile.
+      // behind an 8 GB process), with timeout's own wait blocked meanwhile. Measured (`helper phases`, 100 processes,
+      // 16 rounds): slower in the median (4.9 against 4.5 ms), since the write itself is most of the freeze (0.3-0.8
+      // ms, the kernel waking each member), and 2 rounds took 14-16 ms: `frozen` flipped more than once (a frozen
+      // member woken to die leaves the frozen state) and the last flip waited out the kernel's limit on
+      // notifications (see Freeze()).
       absl::Status frozen = Freeze(true, freeze_wait);
       // Not frozen in time: the freeze stays requested (it completes later) and is lifted below all the same; the
       // listing passes below then run until one finds none new.
