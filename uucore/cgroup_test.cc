@@ -119,6 +119,8 @@ class CgroupLeafTest : public testing::Test {
     absl::StatusOr<Cgroup2Location> where = FindCgroup2();
     if (!where.ok()) GTEST_SKIP() << "no cgroup v2 here: " << where.status();
     where_ = *where;
+    // What an earlier run of these tests left when it was killed (a test timeout): empty, its creator gone.
+    (void)RemoveStaleLeaves(where_, "uucore-cgroup-test");
     absl::StatusOr<CgroupLeaf> probe = CgroupLeaf::Create(where_, "uucore-cgroup-test");
     if (!probe.ok()) GTEST_SKIP() << "may not create a cgroup here: " << probe.status();
     // Orphans come back to us, so that every process started here is reaped by the test.
