@@ -105,8 +105,6 @@ absl::Duration MonotonicNow() {
   return absl::DurationFromTimespec(now);
 }
 
-Deadline Deadline::Never() { return Deadline(absl::InfiniteDuration()); }
-
 Deadline Deadline::In(absl::Duration d) {
   if (d == absl::InfiniteDuration()) return Never();
   return Deadline(MonotonicNow() + d);  // absl::Duration addition saturates to infinity: an overflow is Never().

@@ -90,7 +90,7 @@ void AddSignal(sigset_t* set, int sig);
 class Deadline {
  public:
   // A deadline that never passes.
-  static Deadline Never();
+  static Deadline Never() { return Deadline(absl::InfiniteDuration()); }
   // Now plus d. An infinite d, or one whose sum overflows, gives Never(); zero or negative d has already passed.
   static Deadline In(absl::Duration d);
   // The earliest of the deadlines; Never() for none.

@@ -26,6 +26,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 #include "absl/strings/strip.h"
@@ -86,6 +87,12 @@ std::string Seconds(absl::Duration d) {
 
 std::string SignalOrNull(const std::optional<int>& sig) {
   return sig.has_value() ? JsonString(uucore::SignalName(*sig)) : "null";
+}
+
+std::string SignalList(const std::vector<int>& sigs) {
+  return absl::StrCat("[", absl::StrJoin(sigs, ",", [](std::string* out, int sig) {
+    out->append(JsonString(uucore::SignalName(sig)));
+  }), "]");
 }
 
 template <typename T>
@@ -327,7 +334,7 @@ std::string JsonString(absl::string_view text) {
 std::string ToJson(const Outcome& o) {
   return absl::StrCat(
       "{\"status\":", o.status, ",\"timed_out\":", Bool(o.timed_out), ",\"signal\":", SignalOrNull(o.signal),
-      ",\"killed\":", Bool(o.killed),                                                                       //
+      ",\"killed\":", Bool(o.killed), ",\"forwarded\":", SignalList(o.forwarded),                             //
       ",\"command\":{\"pid\":", NumberOrNull(o.command.pid), ",\"exit\":", NumberOrNull(o.command.exit),  //
       ",\"signal\":", SignalOrNull(o.command.signal), ",\"core\":", Bool(o.command.core), "}",             //
       ",\"elapsed_s\":", Seconds(o.elapsed),                                                                //

@@ -11,9 +11,11 @@
 //
 // The object, on one line followed by a newline; every key is always present, in this order:
 //   {"status":124,                        timeout's own exit status
-//    "timed_out":true,                    the timer expired (or ALRM came)
+//    "timed_out":true,                    the time limit ran out (or ALRM came); not -k's KILL after a signal
+//                                         passed on, which GNU counts as timed out (status 137, not 124/143)
 //    "signal":"TERM",                     the signal sent at expiry (kill -l's name), null without expiry
 //    "killed":false,                      the -k KILL was sent
+//    "forwarded":["HUP"],                 signals timeout received and passed on, each once, first received first
 //    "command":{"pid":4242,               null when the command could not run
 //               "exit":null,              its exit status, null when killed by a signal or not run
 //               "signal":"TERM",          the signal that killed it, or null
@@ -34,6 +36,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -48,6 +51,7 @@ struct Outcome {
   bool timed_out = false;
   std::optional<int> signal;  // the signal number sent at expiry
   bool killed = false;
+  std::vector<int> forwarded;  // signal numbers
   struct Command {
     std::optional<pid_t> pid;
     std::optional<int> exit;

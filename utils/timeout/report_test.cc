@@ -87,7 +87,7 @@ Outcome TimedOut() {
 
 TEST(ToJsonTest, TheKeysInOrderOnOneLine) {
   EXPECT_EQ(ToJson(TimedOut()),
-            "{\"status\":124,\"timed_out\":true,\"signal\":\"TERM\",\"killed\":false,"
+            "{\"status\":124,\"timed_out\":true,\"signal\":\"TERM\",\"killed\":false,\"forwarded\":[],"
             "\"command\":{\"pid\":4242,\"exit\":null,\"signal\":\"TERM\",\"core\":false},\"elapsed_s\":1.000123,"
             "\"cpu\":{\"user_s\":0.000812,\"sys_s\":0.001001},\"max_rss_kib\":1234,"
             "\"tree\":{\"backend\":\"cgroup\",\"signalled\":17},\"error\":null}\n");
@@ -95,7 +95,7 @@ TEST(ToJsonTest, TheKeysInOrderOnOneLine) {
   could_not_run.status = 127;
   could_not_run.error = "failed to run command 'no\"such': No such file or directory";
   EXPECT_EQ(ToJson(could_not_run),
-            "{\"status\":127,\"timed_out\":false,\"signal\":null,\"killed\":false,"
+            "{\"status\":127,\"timed_out\":false,\"signal\":null,\"killed\":false,\"forwarded\":[],"
             "\"command\":{\"pid\":null,\"exit\":null,\"signal\":null,\"core\":false},\"elapsed_s\":0.000000,"
             "\"cpu\":{\"user_s\":0.000000,\"sys_s\":0.000000},\"max_rss_kib\":null,"
             "\"tree\":{\"backend\":null,\"signalled\":0},"
@@ -105,7 +105,7 @@ TEST(ToJsonTest, TheKeysInOrderOnOneLine) {
 TEST(ToJsonTest, APythonJsonParserReadsItBack) {
   if (access(kPython, X_OK) != 0) GTEST_SKIP() << kPython << " is not installed";
   EXPECT_EQ(ParsedByPython(TimedOut()),
-            "{\"status\":124,\"timed_out\":true,\"signal\":\"TERM\",\"killed\":false,"
+            "{\"status\":124,\"timed_out\":true,\"signal\":\"TERM\",\"killed\":false,\"forwarded\":[],"
             "\"command\":{\"pid\":4242,\"exit\":null,\"signal\":\"TERM\",\"core\":false},\"elapsed_s\":1.000123,"
             "\"cpu\":{\"user_s\":0.000812,\"sys_s\":0.001001},\"max_rss_kib\":1234,"
             "\"tree\":{\"backend\":\"cgroup\",\"signalled\":17},\"error\":null}");
@@ -113,13 +113,14 @@ TEST(ToJsonTest, APythonJsonParserReadsItBack) {
   killed.status = 137;
   killed.timed_out = killed.killed = true;
   killed.signal = SIGRTMIN + 2;
+  killed.forwarded = {SIGHUP, SIGRTMIN + 3};
   CommandEnded(7, SIGKILL | 0x80, &killed);
   killed.elapsed = absl::Seconds(12);
   killed.backend = "proc";
   killed.error = std::string("tab\t nl\n bell\x07 del\x7f \xc3\xa9 \xe4\xb8\xad \xf0\x9f\x98\x80 "
                              "\xff \xc0\xaf \xed\xa0\x80 \xe2\x80\xa8 q\" b\\ \x80");
   EXPECT_EQ(ParsedByPython(killed),
-            "{\"status\":137,\"timed_out\":true,\"signal\":\"RTMIN+2\",\"killed\":true,"
+            "{\"status\":137,\"timed_out\":true,\"signal\":\"RTMIN+2\",\"killed\":true,\"forwarded\":[\"HUP\",\"RTMIN+3\"],"
             "\"command\":{\"pid\":7,\"exit\":null,\"signal\":\"KILL\",\"core\":true},\"elapsed_s\":12.0,"
             "\"cpu\":{\"user_s\":0.0,\"sys_s\":0.0},\"max_rss_kib\":null,"
             "\"tree\":{\"backend\":\"proc\",\"signalled\":0},"

@@ -183,12 +183,15 @@ struct Monitor {
   pid_t self, child;
   pid_t group;                   // The command's process group: ours, or (as PID 1) the command's own.
   bool pid1;                     // timeout is PID 1 (a container's init).
-  uucore::Deadline alarm;        // The next expiry; Never() when disarmed.
+  uucore::Deadline limit;        // The time limit (-i: moved on by output); Never() once it has run out.
   int next_signal;               // What expiry sends: the -s signal, then KILL once -k has been armed.
   absl::Duration kill_after;     // -k, until armed (then zero: KILL is armed once).
+  uucore::Deadline kill_at = uucore::Deadline::Never();  // -k's KILL once armed: output never moves it.
   TreeBackend backend = TreeBackend::kNone;
   uucore::CgroupLeaf* leaf = nullptr;  // The cgroup backend's group.
-  bool timed_out = false;
+  bool timed_out = false;        // As GNU counts it (the exit status): -k's expiry too.
+  // --report: its timed_out, signal and forwarded, written as they happen (null without: nothing to keep).
+  timeout_report::Outcome* outcome = nullptr;
   bool kill_armed = false;       // -k's KILL is what the next expiry sends.
   bool killed = false;           // -k's KILL was sent.
   bool tree_signalled = false;   // --tree sent the tree a signal: wait for every descendant before returning.
@@ -198,6 +201,7 @@ struct Monitor {
   std::optional<int> command_status = std::nullopt;  // The command's wait status once reaped.
 
   bool tree() const { return backend == TreeBackend::kCgroup || backend == TreeBackend::kProc; }
+  uucore::Deadline alarm() const { return std::min(limit, kill_at); }  // The next expiry.
 
   // -v: GNU's words, in the user's language; a notice that cannot be written changes no exit status (GNU 9.10).
   void Report(int sig, bool descendants = false) const {
@@ -257,11 +261,19 @@ struct Monitor {
     }
   }
 
-  // The timer ran out, or someone sent us ALRM: the command has timed out.
-  void Expire() {
+  // The limit or -k's KILL is due, or someone sent us ALRM (`alarm_signal`): the command has timed out.
+  void Expire(bool alarm_signal = false) {
     // Once the command has ended (--tree waiting for what it left), its status stands: this only clears the rest.
-    if (!command_status.has_value()) timed_out = true;
-    alarm = uucore::Deadline::Never();
+    if (!command_status.has_value()) {
+      timed_out = true;
+      // The report's timed_out is the limit itself (or ALRM), not -k's KILL after a signal passed on: that ending
+      // was the caller's (a clock read, at expiry only).
+      if (outcome != nullptr && !outcome->timed_out && (alarm_signal || limit.HasPassed())) {
+        outcome->timed_out = true;
+        outcome->signal = next_signal;
+      }
+    }
+    limit = kill_at = uucore::Deadline::Never();
     if (kill_armed) killed = true;
     Send(next_signal);
     ArmKill();
@@ -270,6 +282,10 @@ struct Monitor {
   // A signal we received is passed on as it is. It starts the -k clock, but as PID 1 only if it asks the command to
   // stop: the other signals are the application's own business (reload, rotate logs, ...).
   void Forward(int sig) {
+    if (outcome != nullptr && std::find(outcome->forwarded.begin(), outcome->forwarded.end(), sig) ==
+                                  outcome->forwarded.end()) {
+      outcome->forwarded.push_back(sig);
+    }
     Send(sig, /*cont=*/sig != SIGWINCH && sig != SIGURG);  // Those two only as PID 1: a resize, out-of-band data.
     if (!pid1 || IsStopRequest(sig)) ArmKill();
   }
@@ -278,7 +294,7 @@ struct Monitor {
   void CleanUpAfter() {
     Report(next_signal, /*descendants=*/true);
     tree_signalled = true;
-    alarm = uucore::Deadline::Never();  // The command's own timer is over; only -k counts now.
+    limit = uucore::Deadline::Never();  // The command's own timer is over; only -k counts now.
     if (kill_armed) killed = true;
     SignalTree(next_signal);
     ArmKill();
@@ -290,7 +306,7 @@ struct Monitor {
     if (kill_after == absl::ZeroDuration()) return;
     next_signal = SIGKILL;
     kill_armed = true;
-    alarm = std::min(alarm, uucore::Deadline::In(kill_after));
+    kill_at = uucore::Deadline::In(kill_after);
     kill_after = absl::ZeroDuration();
   }
 };
@@ -789,23 +805,27 @@ int Run(const Options& options) {
   monitor.backend = leaf.has_value() ? TreeBackend::kCgroup : (backend == TreeBackend::kCgroup ? TreeBackend::kProc
                                                                                                 : backend);
   monitor.leaf = leaf.has_value() ? &*leaf : nullptr;
+  if (report.has_value()) monitor.outcome = &outcome;
+  // The report's account of the run so far: what the monitor did (`more_signalled`: a signal about to go out), and
+  // the usage of every child and descendant reaped so far.
+  const auto account = [&](int more_signalled) {
+    outcome.killed = monitor.killed;
+    outcome.signalled = monitor.signalled + more_signalled;
+    rusage children;
+    if (getrusage(RUSAGE_CHILDREN, &children) == 0) {
+      outcome.cpu_user = absl::DurationFromTimeval(children.ru_utime);
+      outcome.cpu_sys = absl::DurationFromTimeval(children.ru_stime);
+      outcome.max_rss_kib = children.ru_maxrss;
+    }
+  };
   // What the report says once the command has ended, before the leaf goes (its cpu.stat) and before we die of the
   // command's signal.
   const auto ended = [&](const Ending& ending) {
     if (report.has_value()) {  // Without one, none of this is read: no system call for it.
-      outcome.timed_out = monitor.timed_out;
-      if (monitor.timed_out) outcome.signal = options.signal;
-      outcome.killed = monitor.killed;
-      outcome.signalled = monitor.signalled;
+      account(0);
       outcome.backend = BackendName(monitor.backend) ? std::optional<std::string>(BackendName(monitor.backend))
                                                      : std::nullopt;
       timeout_report::CommandEnded(*child, *monitor.command_status, &outcome);
-      rusage children;
-      if (getrusage(RUSAGE_CHILDREN, &children) == 0) {  // Every child and descendant reaped so far.
-        outcome.cpu_user = absl::DurationFromTimeval(children.ru_utime);
-        outcome.cpu_sys = absl::DurationFromTimeval(children.ru_stime);
-        outcome.max_rss_kib = children.ru_maxrss;
-      }
       if (leaf.has_value()) {
         // The group's own account: every process that ran in it, also those reaped by others than us.
         if (absl::StatusOr<uucore::CgroupCpu> cpu = leaf->ReadCpu(); cpu.ok()) {
@@ -826,18 +846,9 @@ int Run(const Options& options) {
     monitor.before_killing_ourselves = [&] {
       outcome.elapsed = uucore::MonotonicNow() - spawned;
       monitor.command_status = SIGKILL;  // The wait status of a process killed by KILL.
-      outcome.signalled = monitor.signalled + 1;
-      rusage children;
-      if (getrusage(RUSAGE_CHILDREN, &children) == 0) {
-        outcome.cpu_user = absl::DurationFromTimeval(children.ru_utime);
-        outcome.cpu_sys = absl::DurationFromTimeval(children.ru_stime);
-        outcome.max_rss_kib = children.ru_maxrss;
-      }
+      account(1);
       (void)timeout_report::AddLiveUsage(*child, &outcome);
       timeout_report::CommandEnded(*child, SIGKILL, &outcome);
-      outcome.timed_out = monitor.timed_out;
-      if (monitor.timed_out) outcome.signal = options.signal;
-      outcome.killed = monitor.killed;
       (void)finish(EndingFor(SIGKILL, monitor).status);
       monitor.command_status.reset();
     };
@@ -849,14 +860,14 @@ int Run(const Options& options) {
     int sig, code;
     pid_t sender;
     if (relay) {
-      absl::StatusOr<Relay::Event> event = relay->Wait(monitor.alarm);
+      absl::StatusOr<Relay::Event> event = relay->Wait(monitor.alarm());
       if (!event.ok()) {
         uucore::Error(event.status());
         return finish(uucore::kExitCanceled);
       }
       if (event->sig == Relay::kActivity) {
         // Output restarts the timer, until the command has timed out (then only -k's KILL is pending).
-        if (options.inactivity && !monitor.timed_out && !monitor.tree_signalled) monitor.alarm = timer();
+        if (options.inactivity && !monitor.timed_out && !monitor.tree_signalled) monitor.limit = timer();
         continue;
       }
       if (event->sig == Relay::kWatched) {
@@ -869,7 +880,7 @@ int Run(const Options& options) {
       }
     } else {
       siginfo_t info;
-      absl::StatusOr<int> got = uucore::WaitForSignal(block.set(), monitor.alarm, &info);
+      absl::StatusOr<int> got = uucore::WaitForSignal(block.set(), monitor.alarm(), &info);
       if (!got.ok()) {
         uucore::Error(got.status());
         return finish(uucore::kExitCanceled);
@@ -909,7 +920,7 @@ int Run(const Options& options) {
       continue;
     }
     if (sig == SIGALRM) {  // As GNU: someone else's ALRM is the timer running out (not as PID 1: passed on).
-      monitor.Expire();
+      monitor.Expire(/*alarm_signal=*/true);
       continue;
     }
     // TTIN/TTOU, PIPE, or the -s signal: blocked only to be dropped.
