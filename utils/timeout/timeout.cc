@@ -745,9 +745,11 @@ int Run(const Options& options) {
     if (backend == TreeBackend::kCgroup) relay->Watch(leaf->events_fd());
   }
 
-  // The caller's mask, not ours; but SIGCHLD unblocked, as GNU: a command must see its own children exit.
+  // The caller's mask, not ours; but SIGCHLD unblocked, as GNU: a command must see its own children exit. SIGALRM
+  // too, as GNU 9.10 (which unblocks it for its own timer before it saves the mask its command gets).
   sigset_t child_mask = block.old_mask();
   sigdelset(&child_mask, SIGCHLD);
+  sigdelset(&child_mask, SIGALRM);
   uucore::SpawnOptions spawn;
   spawn.mask = &child_mask;
   spawn.reset_default = &child_default;
