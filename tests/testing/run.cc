@@ -68,6 +68,24 @@ std::string BinaryPath() {
   return RunfilePath("utils/coreutils/coreutils");
 }
 
+Result SignalOnceStarted(const std::vector<std::string>& argv, const std::string& started, const std::string& signal,
+                         const Options& options) {
+  static constexpr char kScript[] = R"sh(
+started=$1 signal=$2
+shift 2
+"$@" >/dev/null &
+job=$!
+i=0
+while [ ! -e "$started" ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i+1)); done
+kill -"$signal" $job
+wait $job
+echo $?
+)sh";
+  std::vector<std::string> shell = {"sh", "-c", kScript, "sh", started, signal, BinaryPath()};
+  shell.insert(shell.end(), argv.begin(), argv.end());
+  return RunProgram("/bin/sh", shell, options);
+}
+
 Result Invoke(const std::vector<std::string>& argv, const Options& options) {
   return RunProgram(BinaryPath(), argv, options);
 }

@@ -42,6 +42,13 @@ std::string RunfilePath(const std::string& path);
 // The coreutils binary under test, from the test's runfiles, or $COREUTILS_TEST_BINARY when set (an absolute path).
 std::string BinaryPath();
 
+// Runs the binary with `argv` (argv[0] picks the utility) as a shell's background job, its stdout to /dev/null,
+// waits until the file `started` exists (the command makes it once it runs: every signal of timeout's is set up
+// by then), sends the job SIGNAL (a name, as kill(1) takes it) and waits for it. The result's `out` is the job's
+// status as the shell saw it ("143\n"); `err` is the job's stderr and the shell's own ("Killed").
+Result SignalOnceStarted(const std::vector<std::string>& argv, const std::string& started, const std::string& signal,
+                         const Options& options = {});
+
 // CLOCK_MONOTONIC in seconds, for deadlines in tests.
 double Now();
 

@@ -332,24 +332,16 @@ TEST(InactivityTest, SilenceTimesOut) {
          "", "timeout: sending signal TERM to command 'sh'\ntimeout: sending signal KILL to command 'sh'\n"});
 }
 
-// $0 the binary, $1 a file the command creates once it runs. The command ignores TERM and writes a line every 0.1 s;
-// timeout gets a TERM from outside once the command runs. Prints timeout's status.
-constexpr char kTalkativeAfterTerm[] = R"sh(
-"$0" timeout -i -k 0.3 30 sh -c 'trap "" TERM; touch "$0"; while :; do echo x; sleep 0.1; done' "$1" >/dev/null &
-t=$!
-i=0
-while [ ! -e "$1" ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i+1)); done
-kill -TERM $t
-wait $t
-echo $?
-)sh";
-
 TEST(InactivityTest, OutputAfterAPassedOnSignalDoesNotPostponeTheKill) {
   // -k counts from the first signal, whatever sent it; output moves only the inactivity limit, not -k's KILL.
   // (It did: each line put the KILL off again, and the command ran on until the 30 s limit of silence.)
+  // The command ignores TERM and writes a line every 0.1 s; timeout gets a TERM from outside once it runs.
   Options limited;
   limited.limit_seconds = 20;
-  Result r = RunProgram("/bin/sh", {"sh", "-c", kTalkativeAfterTerm, BinaryPath(), MakeTempDir() + "/ran"}, limited);
+  const std::string started = MakeTempDir() + "/ran";
+  Result r = SignalOnceStarted({"timeout", "-i", "-k", "0.3", "30", "sh", "-c",
+                                "trap '' TERM; touch \"$0\"; while :; do echo x; sleep 0.1; done", started},
+                               started, "TERM", limited);
   EXPECT_FALSE(r.hung);
   EXPECT_EQ(r.out, "137\n");  // KILL to timeout's own group: timeout too, as GNU's (the shell says "Killed").
 }

@@ -172,7 +172,8 @@ TEST_F(TimeoutGnuTest, SigchldIgnoredOrBlockedAndClosedDescriptors) {
 
 // The -s signal ignored by the caller still stops the command; SIGCHLD blocked by the caller is unblocked for the
 // command, the rest of the mask is kept. (Not ALRM: GNU 9.10 unblocks it too where 9.1 kept it, so that case states
-// 9.10's output, in TimeoutTest.TheCommandsSigchldAndSigalrmAreUnblocked.) The command is GNU's env, which lists what it starts with ignored or blocked.
+// 9.10's output, in TimeoutTest.TheCommandsSigchldAndSigalrmAreUnblocked.) The command is GNU's env, which lists
+// what it starts with ignored or blocked.
 TEST_F(TimeoutGnuTest, CallersIgnoredAndBlockedSignals) {
   auto ignoring = [](std::vector<int> signals) {
     Options options;

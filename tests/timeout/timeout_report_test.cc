@@ -45,31 +45,23 @@ class ReportFileTest : public testing::Test {
   std::string dir_;
 };
 
-// $1 binary, $2 the report, $3 a file the command creates once it runs. timeout is killed by KILL while its command
-// runs; the command, told by PR_SET_PDEATHSIG, ends too. Prints timeout's status.
-constexpr char kKilledWhileRunning[] = R"sh(
-"$1" timeout --report="$2" 30 sh -c 'touch "$0"; exec sleep 30' "$3" &
-t=$!
-i=0
-while [ ! -e "$3" ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i+1)); done
-kill -KILL $t
-wait $t
-echo $?
-)sh";
+// timeout --report=REPORT killed by KILL while its command runs; the command, told by PR_SET_PDEATHSIG, ends too.
+Result KilledWhileRunning(const std::string& report, const std::string& started) {
+  return SignalOnceStarted({"timeout", "--report=" + report, "30", "sh", "-c", "touch \"$0\"; exec sleep 30", started},
+                           started, "KILL");
+}
 
 TEST_F(ReportFileTest, KillingTimeoutLeavesNoTemporaryFile) {
   // Before: the temporary ".r.json.XXXXXX" (mode 0600) stayed in the directory for good.
   const std::string reports = dir_ + "/k";
   ASSERT_EQ(mkdir(reports.c_str(), 0755), 0);
-  Result r = RunProgram("/bin/sh", {"sh", "-c", kKilledWhileRunning, "sh", BinaryPath(), reports + "/r.json",
-                                    dir_ + "/ready"});
+  Result r = KilledWhileRunning(reports + "/r.json", dir_ + "/ready");
   EXPECT_EQ(r.out, "137\n");
   EXPECT_EQ(List(reports), "") << "left in " << reports;
   // Over an existing report: the old one stays, alone.
   ASSERT_EQ(system(("echo old >" + reports + "/r.json").c_str()), 0);
   ASSERT_EQ(unlink((dir_ + "/ready").c_str()), 0);
-  r = RunProgram("/bin/sh", {"sh", "-c", kKilledWhileRunning, "sh", BinaryPath(), reports + "/r.json",
-                             dir_ + "/ready"});
+  r = KilledWhileRunning(reports + "/r.json", dir_ + "/ready");
   EXPECT_EQ(r.out, "137\n");
   EXPECT_EQ(List(reports), "r.json\n");
   EXPECT_EQ(ReadFile(reports + "/r.json"), "old\n");
@@ -104,10 +96,9 @@ TEST_F(ReportFileTest, EveryOtherEndLeavesOnlyTheReport) {
   }
   // A TERM to timeout is passed on; the command dies of it and so does timeout, report written first.
   unlink(file.c_str());
-  Result r = RunProgram("/bin/sh", {"sh", "-c",
-                                    "\"$0\" timeout --report=\"$1\" 10 sleep 10 & sleep 0.3; kill -TERM $!; wait $!; "
-                                    "echo $?",
-                                    BinaryPath(), file});
+  const std::string started = MakeTempDir() + "/ran";  // Not in dir_, which must hold the report alone.
+  Result r = SignalOnceStarted(
+      {"timeout", "--report=" + file, "10", "sh", "-c", "touch \"$0\"; exec sleep 10", started}, started, "TERM");
   EXPECT_EQ(r.out, "143\n");
   EXPECT_EQ(List(dir_), "r.json\n");
   EXPECT_EQ(Field(file, "d['status'], d['command']['signal']"), "143 TERM\n");

@@ -361,25 +361,11 @@ TEST_F(ReportTest, KillAfterSaysKilled) {
   EXPECT_EQ(Flatten(file()), Flat(137, true, "'TERM'", true, "None", "'KILL'", "None", 2));
 }
 
-// $0 the binary, $1 the report, $2 a file the command creates once it runs, $3 the command's own line (it is
-// passed $2 as $0), the rest timeout's options. timeout gets a TERM from outside once the command runs. Prints
-// timeout's status.
-constexpr char kTermFromOutside[] = R"sh(
-b=$0 report=$1 ran=$2 cmd=$3
-shift 3
-"$b" timeout --report="$report" "$@" 30 sh -c "$cmd" "$ran" &
-t=$!
-i=0
-while [ ! -e "$ran" ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i+1)); done
-kill -TERM $t
-wait $t
-echo $?
-)sh";
-
 TEST_F(ReportTest, NamesASignalPassedOn) {
   // The command dies of the TERM timeout passed on, and so does timeout: nobody timed out, the caller sent it.
-  Result r = RunProgram("/bin/sh", {"sh", "-c", kTermFromOutside, BinaryPath(), file(), dir_ + "/ran",
-                                    "touch \"$0\"; exec sleep 30", "--"});
+  const std::string started = dir_ + "/ran";
+  Result r = SignalOnceStarted({"timeout", "--report=" + file(), "30", "sh", "-c", "touch \"$0\"; exec sleep 30",
+                                started}, started, "TERM");
   EXPECT_EQ(r.out, "143\n");
   EXPECT_EQ(Flatten(file()), Flat(143, false, "None", false, "None", "'TERM'", "None", 1, "['TERM']"));
 }
@@ -387,8 +373,9 @@ TEST_F(ReportTest, NamesASignalPassedOn) {
 TEST_F(ReportTest, KillAfterASignalPassedOnIsNoTimeOut) {
   // -k's KILL after a passed-on TERM: status 137, as GNU (which counts that as timed out); the report says what
   // happened: the caller's TERM, passed on, then -k's KILL; the time limit never ran out.
-  Result r = RunProgram("/bin/sh", {"sh", "-c", kTermFromOutside, BinaryPath(), file(), dir_ + "/ran",
-                                    "trap '' TERM; touch \"$0\"; sleep 30", "-k", "0.3"});
+  const std::string started = dir_ + "/ran";
+  Result r = SignalOnceStarted({"timeout", "-k", "0.3", "--report=" + file(), "30", "sh", "-c",
+                                "trap '' TERM; touch \"$0\"; sleep 30", started}, started, "TERM");
   EXPECT_EQ(r.out, "137\n");
   EXPECT_EQ(Flatten(file()), Flat(137, false, "None", true, "None", "'KILL'", "None", 2, "['TERM']"));
 }
