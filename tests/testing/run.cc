@@ -68,22 +68,49 @@ std::string BinaryPath() {
   return RunfilePath("utils/coreutils/coreutils");
 }
 
-Result SignalOnceStarted(const std::vector<std::string>& argv, const std::string& started, const std::string& signal,
-                         const Options& options) {
-  static constexpr char kScript[] = R"sh(
-started=$1 signal=$2
-shift 2
-"$@" >/dev/null &
-job=$!
-i=0
-while [ ! -e "$started" ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i+1)); done
-kill -"$signal" $job
-wait $job
-echo $?
-)sh";
-  std::vector<std::string> shell = {"sh", "-c", kScript, "sh", started, signal, BinaryPath()};
-  shell.insert(shell.end(), argv.begin(), argv.end());
-  return RunProgram("/bin/sh", shell, options);
+Result SignalOnceStarted(const std::vector<std::string>& argv, const std::string& started, int sig,
+                         double limit_seconds, const std::vector<std::string>& launcher) {
+  std::vector<std::string> words = launcher;
+  words.push_back(BinaryPath());
+  words.insert(words.end(), argv.begin(), argv.end());
+  std::vector<char*> exec_argv;
+  for (std::string& word : words) exec_argv.push_back(word.data());
+  exec_argv.push_back(nullptr);
+  Result result;
+  const double start = Now();
+  const pid_t pid = fork();
+  if (pid < 0) {
+    ADD_FAILURE() << "fork: " << strerror(errno);
+    return result;
+  }
+  if (pid == 0) {
+    const int null = open("/dev/null", O_RDWR);
+    for (int fd = 0; fd < 3; ++fd) dup2(null, fd);
+    execvp(exec_argv[0], exec_argv.data());
+    _exit(127);
+  }
+  // Polls, in steps of 10 ms: a test helper, not the code under test.
+  const timespec step = {0, 10 * 1000 * 1000};
+  while (access(started.c_str(), F_OK) != 0 && Now() - start < limit_seconds) nanosleep(&step, nullptr);
+  kill(pid, sig);
+  int status = 0;
+  pid_t got;
+  while ((got = waitpid(pid, &status, WNOHANG)) == 0 && Now() - start < limit_seconds) nanosleep(&step, nullptr);
+  if (got == 0) {
+    result.hung = true;
+    kill(-pid, SIGKILL);  // timeout leads a process group of its own: the command and its children with it.
+    kill(pid, SIGKILL);
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+  }
+  result.seconds = Now() - start;
+  if (WIFSIGNALED(status)) {
+    result.signal = WTERMSIG(status);
+    result.status = 128 + result.signal;
+  } else {
+    result.status = WEXITSTATUS(status);
+  }
+  return result;
 }
 
 Result Invoke(const std::vector<std::string>& argv, const Options& options) {

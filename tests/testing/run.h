@@ -42,12 +42,13 @@ std::string RunfilePath(const std::string& path);
 // The coreutils binary under test, from the test's runfiles, or $COREUTILS_TEST_BINARY when set (an absolute path).
 std::string BinaryPath();
 
-// Runs the binary with `argv` (argv[0] picks the utility) as a shell's background job, its stdout to /dev/null,
-// waits until the file `started` exists (the command makes it once it runs: every signal of timeout's is set up
-// by then), sends the job SIGNAL (a name, as kill(1) takes it) and waits for it. The result's `out` is the job's
-// status as the shell saw it ("143\n"); `err` is the job's stderr and the shell's own ("Killed").
-Result SignalOnceStarted(const std::vector<std::string>& argv, const std::string& started, const std::string& signal,
-                         const Options& options = {});
+// Runs the binary with `argv` (argv[0] picks the utility; stdin, stdout and stderr /dev/null), waits until the file
+// `started` exists (the command makes it once it runs: every signal of timeout's is set up by then), sends the
+// binary `sig`, and waits for it to end: Result's status, signal, seconds (from the start) and hung (still running
+// `limit_seconds` after the start: then its process group, timeout's own, is killed, so nothing is left behind).
+// `launcher`: a command that execs the rest ({"taskset", "-c", "0"}), so that the pid is still the binary's.
+Result SignalOnceStarted(const std::vector<std::string>& argv, const std::string& started, int sig,
+                         double limit_seconds = 60, const std::vector<std::string>& launcher = {});
 
 // CLOCK_MONOTONIC in seconds, for deadlines in tests.
 double Now();

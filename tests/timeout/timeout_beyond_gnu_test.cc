@@ -3,6 +3,7 @@
 // descendant left running with `sleep 10` holds the run past its 5 s bound.
 #include <ctype.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -336,14 +337,32 @@ TEST(InactivityTest, OutputAfterAPassedOnSignalDoesNotPostponeTheKill) {
   // -k counts from the first signal, whatever sent it; output moves only the inactivity limit, not -k's KILL.
   // (It did: each line put the KILL off again, and the command ran on until the 30 s limit of silence.)
   // The command ignores TERM and writes a line every 0.1 s; timeout gets a TERM from outside once it runs.
-  Options limited;
-  limited.limit_seconds = 20;
   const std::string started = MakeTempDir() + "/ran";
   Result r = SignalOnceStarted({"timeout", "-i", "-k", "0.3", "30", "sh", "-c",
                                 "trap '' TERM; touch \"$0\"; while :; do echo x; sleep 0.1; done", started},
-                               started, "TERM", limited);
+                               started, SIGTERM, /*limit_seconds=*/20);
   EXPECT_FALSE(r.hung);
-  EXPECT_EQ(r.out, "137\n");  // KILL to timeout's own group: timeout too, as GNU's (the shell says "Killed").
+  EXPECT_EQ(r.status, 137);  // KILL to timeout's own group: timeout too, as GNU's.
+}
+
+TEST(InactivityTest, OutputWithoutPauseDoesNotPostponeTheKill) {
+  // timeout and a real-time `yes` on one CPU: timeout runs only while `yes` waits for room in the full pipe, so
+  // every wake of it moves output. It used to report that and wait again without looking at the deadline: the KILL
+  // never came.
+  for (const char* tool : {"/usr/bin/taskset", "/usr/bin/chrt"}) {
+    if (access(tool, X_OK) != 0) GTEST_SKIP() << tool << " is not installed";
+  }
+  cpu_set_t allowed;
+  ASSERT_EQ(sched_getaffinity(0, sizeof allowed, &allowed), 0);
+  int cpu = 0;
+  while (cpu < CPU_SETSIZE - 1 && !CPU_ISSET(cpu, &allowed)) ++cpu;
+  const std::string started = MakeTempDir() + "/ran";
+  // SCHED_FIFO needs root (or RLIMIT_RTPRIO); without, a plain `yes` (and a test that proves less).
+  Result r = SignalOnceStarted({"timeout", "-i", "-k", "0.3", "60", "sh", "-c",
+                                "trap '' TERM; touch \"$0\"; chrt -f 1 yes 2>/dev/null || exec yes", started},
+                               started, SIGTERM, /*limit_seconds=*/30, {"taskset", "-c", std::to_string(cpu)});
+  EXPECT_FALSE(r.hung);
+  EXPECT_EQ(r.status, 137);
 }
 
 TEST(InactivityTest, OutputPassesThroughUnchanged) {

@@ -48,7 +48,7 @@ class ReportFileTest : public testing::Test {
 // timeout --report=REPORT killed by KILL while its command runs; the command, told by PR_SET_PDEATHSIG, ends too.
 Result KilledWhileRunning(const std::string& report, const std::string& started) {
   return SignalOnceStarted({"timeout", "--report=" + report, "30", "sh", "-c", "touch \"$0\"; exec sleep 30", started},
-                           started, "KILL");
+                           started, SIGKILL);
 }
 
 TEST_F(ReportFileTest, KillingTimeoutLeavesNoTemporaryFile) {
@@ -56,13 +56,13 @@ TEST_F(ReportFileTest, KillingTimeoutLeavesNoTemporaryFile) {
   const std::string reports = dir_ + "/k";
   ASSERT_EQ(mkdir(reports.c_str(), 0755), 0);
   Result r = KilledWhileRunning(reports + "/r.json", dir_ + "/ready");
-  EXPECT_EQ(r.out, "137\n");
+  EXPECT_EQ(r.status, 137);
   EXPECT_EQ(List(reports), "") << "left in " << reports;
   // Over an existing report: the old one stays, alone.
   ASSERT_EQ(system(("echo old >" + reports + "/r.json").c_str()), 0);
   ASSERT_EQ(unlink((dir_ + "/ready").c_str()), 0);
   r = KilledWhileRunning(reports + "/r.json", dir_ + "/ready");
-  EXPECT_EQ(r.out, "137\n");
+  EXPECT_EQ(r.status, 137);
   EXPECT_EQ(List(reports), "r.json\n");
   EXPECT_EQ(ReadFile(reports + "/r.json"), "old\n");
 }
@@ -98,8 +98,8 @@ TEST_F(ReportFileTest, EveryOtherEndLeavesOnlyTheReport) {
   unlink(file.c_str());
   const std::string started = MakeTempDir() + "/ran";  // Not in dir_, which must hold the report alone.
   Result r = SignalOnceStarted(
-      {"timeout", "--report=" + file, "10", "sh", "-c", "touch \"$0\"; exec sleep 10", started}, started, "TERM");
-  EXPECT_EQ(r.out, "143\n");
+      {"timeout", "--report=" + file, "10", "sh", "-c", "touch \"$0\"; exec sleep 10", started}, started, SIGTERM);
+  EXPECT_EQ(r.status, 143);
   EXPECT_EQ(List(dir_), "r.json\n");
   EXPECT_EQ(Field(file, "d['status'], d['command']['signal']"), "143 TERM\n");
 }

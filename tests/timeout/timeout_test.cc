@@ -556,13 +556,13 @@ TEST(TimeoutTest, DifferenceFromGnuItsOwnSigpipeIsNotPassedOn) {
   EXPECT_EQ(r.err, "status 3\n");  // GNU 9.10: 141 (the command died of PIPE).
 }
 
-// $0 the binary, $1 a directory, $2 timeout's DURATION. The command counts the TERMs it gets in $1/got and exits 5
-// at the second (6 after ~5 s without). Once it has got one (at expiry, or passed on from here), timeout is sent
-// another TERM from outside. Prints timeout's status and how many TERMs the command got.
+// $0 the binary, $1 a directory, $2 the first signal for timeout: TERM (passed on) or ALRM (expiry, as GNU takes
+// it). The command counts the TERMs it gets in $1/got and exits 5 at the second (6 after ~5 s without). Once it has
+// got one, timeout is sent another TERM. Prints timeout's status and how many TERMs the command got.
 constexpr char kSecondTerm[] = R"sh(
 d=$1
 : >"$d/got"
-"$0" timeout -v "$2" sh -c '
+"$0" timeout -v 30 sh -c '
   exec 2>/dev/null  # Not "Terminated" for each sleep the group TERM ends.
   trap "echo got >>\"\$0/got\"" TERM
   : >"$0/ready"
@@ -574,7 +574,7 @@ d=$1
   exit 6' "$d" &
 p=$!
 i=0; while [ ! -e "$d/ready" ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i+1)); done
-[ "$2" = 30 ] && kill -TERM $p
+kill -"$2" $p
 i=0; while [ ! -s "$d/got" ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i+1)); done
 kill -TERM $p
 wait $p
@@ -587,10 +587,10 @@ echo "status $? got $(wc -l <"$d/got")"
 // takes a second TERM or INT as "stop now" cannot be told so through GNU's timeout.
 TEST(TimeoutTest, DifferenceFromGnuEveryCopyOfASignalIsPassedOn) {
   const std::string notice = "timeout: sending signal TERM to command 'sh'\n";
-  Result passed_on = RunProgram("/bin/sh", {"sh", "-c", kSecondTerm, BinaryPath(), MakeTempDir(), "30"});
+  Result passed_on = RunProgram("/bin/sh", {"sh", "-c", kSecondTerm, BinaryPath(), MakeTempDir(), "TERM"});
   EXPECT_EQ(passed_on.out, "status 5 got 2\n");
   EXPECT_EQ(passed_on.err, notice + notice);
-  Result after_expiry = RunProgram("/bin/sh", {"sh", "-c", kSecondTerm, BinaryPath(), MakeTempDir(), "0.3"});
+  Result after_expiry = RunProgram("/bin/sh", {"sh", "-c", kSecondTerm, BinaryPath(), MakeTempDir(), "ALRM"});
   EXPECT_EQ(after_expiry.out, "status 124 got 2\n");
   EXPECT_EQ(after_expiry.err, notice + notice);
 }

@@ -365,8 +365,8 @@ TEST_F(ReportTest, NamesASignalPassedOn) {
   // The command dies of the TERM timeout passed on, and so does timeout: nobody timed out, the caller sent it.
   const std::string started = dir_ + "/ran";
   Result r = SignalOnceStarted({"timeout", "--report=" + file(), "30", "sh", "-c", "touch \"$0\"; exec sleep 30",
-                                started}, started, "TERM");
-  EXPECT_EQ(r.out, "143\n");
+                                started}, started, SIGTERM);
+  EXPECT_EQ(r.status, 143);
   EXPECT_EQ(Flatten(file()), Flat(143, false, "None", false, "None", "'TERM'", "None", 1, "['TERM']"));
 }
 
@@ -375,9 +375,18 @@ TEST_F(ReportTest, KillAfterASignalPassedOnIsNoTimeOut) {
   // happened: the caller's TERM, passed on, then -k's KILL; the time limit never ran out.
   const std::string started = dir_ + "/ran";
   Result r = SignalOnceStarted({"timeout", "-k", "0.3", "--report=" + file(), "30", "sh", "-c",
-                                "trap '' TERM; touch \"$0\"; sleep 30", started}, started, "TERM");
-  EXPECT_EQ(r.out, "137\n");
+                                "trap '' TERM; touch \"$0\"; sleep 30", started}, started, SIGTERM);
+  EXPECT_EQ(r.status, 137);
   EXPECT_EQ(Flatten(file()), Flat(137, false, "None", true, "None", "'KILL'", "None", 2, "['TERM']"));
+}
+
+TEST_F(ReportTest, TheLimitAfterASignalPassedOnSendsKill) {
+  // A passed-on TERM armed -k (30 s); the 3 s limit runs out first and sends KILL, as GNU's (whichever comes first).
+  const std::string started = dir_ + "/ran";
+  Result r = SignalOnceStarted({"timeout", "-k", "30", "--report=" + file(), "3", "sh", "-c",
+                                "trap '' TERM; touch \"$0\"; sleep 60", started}, started, SIGTERM);
+  EXPECT_EQ(r.status, 137);
+  EXPECT_EQ(Flatten(file()), Flat(137, true, "'KILL'", true, "None", "'KILL'", "None", 2, "['TERM']"));
 }
 
 TEST_F(ReportTest, ACommandKilledByASignalOfItsOwn) {

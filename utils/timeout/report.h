@@ -13,7 +13,8 @@
 //   {"status":124,                        timeout's own exit status
 //    "timed_out":true,                    the time limit ran out (or ALRM came); not -k's KILL after a signal
 //                                         passed on, which GNU counts as timed out (status 137, not 124/143)
-//    "signal":"TERM",                     the signal sent at expiry (kill -l's name), null without expiry
+//    "signal":"TERM",                     the signal sent when the limit ran out (kill -l's name): -s's, or KILL if
+//                                         a signal passed on had armed -k already; null when timed_out is false
 //    "killed":false,                      the -k KILL was sent
 //    "forwarded":["HUP"],                 signals timeout received and passed on, each once, first received first
 //    "command":{"pid":4242,               null when the command could not run

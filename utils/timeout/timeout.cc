@@ -177,7 +177,8 @@ const char* BackendName(TreeBackend backend) {
   return nullptr;
 }
 
-// The run's state: one timer, and what the next expiry sends. Lives only inside Run().
+// The run's state: its two deadlines (the limit, and -k's KILL once armed), and what the next expiry sends. Lives
+// only inside Run().
 struct Monitor {
   const Options& options;
   pid_t self, child;
@@ -870,6 +871,9 @@ int Run(const Options& options) {
       if (event->sig == Relay::kActivity) {
         // Output restarts the timer, until the command has timed out (then only -k's KILL is pending).
         if (options.inactivity && !monitor.timed_out && !monitor.tree_signalled) monitor.limit = timer();
+        // What output does not move (-k's KILL, a limit after the tree was signalled) may have passed meanwhile:
+        // a command that never pauses would otherwise keep every wake an activity one, and never get it.
+        if (monitor.alarm().HasPassed()) monitor.Expire();
         continue;
       }
       if (event->sig == Relay::kWatched) {
