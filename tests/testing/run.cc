@@ -43,6 +43,41 @@ void MoveTo(int fd, int target) {
   }
 }
 
+// In a child before exec: a clean slate, whatever gtest or Bazel gave us: default dispositions, nothing blocked.
+void ResetSignals() {
+  for (int sig = 1; sig < NSIG; ++sig) signal(sig, SIG_DFL);
+  // glibc's signal() refuses its own 32 and 33, which Bazel's process wrapper may hand down ignored.
+  for (int sig : {32, 33}) {
+    struct KernelSigaction {
+      void (*handler)(int);
+      unsigned long flags;
+      void (*restorer)();
+      uint64_t mask;
+    } dfl = {SIG_DFL, 0, nullptr, 0};
+    syscall(SYS_rt_sigaction, sig, &dfl, nullptr, sizeof dfl.mask);
+  }
+  const uint64_t none = 0;  // The system call itself: glibc's sigprocmask leaves 32 and 33 as they were.
+  syscall(SYS_rt_sigprocmask, SIG_SETMASK, &none, nullptr, sizeof none);
+}
+
+// The child's environment: LC_ALL=C, PATH, TEST_TMPDIR and HOME, then options.env (or options.env alone).
+std::vector<std::string> ChildEnvironment(const Options& options) {
+  std::vector<std::string> env;
+  if (!options.clear_env) {
+    // LC_ALL=C unless the case sets its own (the first of two entries would win in getenv).
+    bool own_lc_all = false;
+    for (const std::string& e : options.env) own_lc_all = own_lc_all || e.rfind("LC_ALL=", 0) == 0;
+    if (!own_lc_all) env.push_back("LC_ALL=C");
+    const char* path_env = getenv("PATH");
+    env.push_back(std::string("PATH=") + (path_env ? path_env : "/usr/bin:/bin"));
+    for (const char* name : {"TEST_TMPDIR", "HOME"}) {
+      if (const char* v = getenv(name)) env.push_back(std::string(name) + "=" + v);
+    }
+  }
+  env.insert(env.end(), options.env.begin(), options.env.end());
+  return env;
+}
+
 }  // namespace
 
 std::string RunfilePath(const std::string& path) {
@@ -73,9 +108,13 @@ Result SignalOnceStarted(const std::vector<std::string>& argv, const std::string
   std::vector<std::string> words = launcher;
   words.push_back(BinaryPath());
   words.insert(words.end(), argv.begin(), argv.end());
-  std::vector<char*> exec_argv;
+  std::vector<char*> exec_argv, exec_env;
   for (std::string& word : words) exec_argv.push_back(word.data());
   exec_argv.push_back(nullptr);
+  std::vector<std::string> env = ChildEnvironment(Options());
+  for (std::string& entry : env) exec_env.push_back(entry.data());
+  exec_env.push_back(nullptr);
+  const std::string err_path = MakeTempDir() + "/stderr";
   Result result;
   const double start = Now();
   const pid_t pid = fork();
@@ -84,25 +123,37 @@ Result SignalOnceStarted(const std::vector<std::string>& argv, const std::string
     return result;
   }
   if (pid == 0) {
-    const int null = open("/dev/null", O_RDWR);
-    for (int fd = 0; fd < 3; ++fd) dup2(null, fd);
-    execvp(exec_argv[0], exec_argv.data());
-    _exit(127);
+    ResetSignals();
+    const int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+    const int err = open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (null < 0 || err < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0 || dup2(err, 2) < 0) ChildFail("open");
+    execve(exec_argv[0], exec_argv.data(), exec_env.data());
+    ChildFail("execve");
   }
   // Polls, in steps of 10 ms: a test helper, not the code under test.
   const timespec step = {0, 10 * 1000 * 1000};
-  while (access(started.c_str(), F_OK) != 0 && Now() - start < limit_seconds) nanosleep(&step, nullptr);
-  kill(pid, sig);
   int status = 0;
-  pid_t got;
-  while ((got = waitpid(pid, &status, WNOHANG)) == 0 && Now() - start < limit_seconds) nanosleep(&step, nullptr);
+  pid_t got = 0;
+  while (access(started.c_str(), F_OK) != 0 && Now() - start < limit_seconds) {
+    got = waitpid(pid, &status, WNOHANG);
+    if (got != 0) break;  // Ended (or cannot be waited for) before its command started.
+    nanosleep(&step, nullptr);
+  }
+  if (got == 0) {
+    if (access(started.c_str(), F_OK) != 0) ADD_FAILURE() << started << " did not appear";
+    kill(pid, sig);
+    while ((got = waitpid(pid, &status, WNOHANG)) == 0 && Now() - start < limit_seconds) nanosleep(&step, nullptr);
+  } else {
+    ADD_FAILURE() << exec_argv[0] << " ended before " << started << " appeared";
+  }
   if (got == 0) {
     result.hung = true;
     kill(-pid, SIGKILL);  // timeout leads a process group of its own: the command and its children with it.
     kill(pid, SIGKILL);
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    while ((got = waitpid(pid, &status, 0)) < 0 && errno == EINTR) {
     }
   }
+  if (got < 0) ADD_FAILURE() << "waitpid: " << strerror(errno);
   result.seconds = Now() - start;
   if (WIFSIGNALED(status)) {
     result.signal = WTERMSIG(status);
@@ -110,6 +161,7 @@ Result SignalOnceStarted(const std::vector<std::string>& argv, const std::string
   } else {
     result.status = WEXITSTATUS(status);
   }
+  result.err = ReadFile(err_path);
   return result;
 }
 
@@ -124,19 +176,7 @@ Result RunProgram(const std::string& path, const std::vector<std::string>& argv,
     ADD_FAILURE() << "pipe: " << strerror(errno);
     return result;
   }
-  std::vector<std::string> env_strings;
-  if (!options.clear_env) {
-    // LC_ALL=C unless the case sets its own (the first of two entries would win in getenv).
-    bool own_lc_all = false;
-    for (const std::string& e : options.env) own_lc_all = own_lc_all || e.rfind("LC_ALL=", 0) == 0;
-    if (!own_lc_all) env_strings.push_back("LC_ALL=C");
-    const char* path_env = getenv("PATH");
-    env_strings.push_back(std::string("PATH=") + (path_env ? path_env : "/usr/bin:/bin"));
-    for (const char* name : {"TEST_TMPDIR", "HOME"}) {
-      if (const char* v = getenv(name)) env_strings.push_back(std::string(name) + "=" + v);
-    }
-  }
-  env_strings.insert(env_strings.end(), options.env.begin(), options.env.end());
+  const std::vector<std::string> env_strings = ChildEnvironment(options);
   std::vector<char*> cargv, cenv;
   for (const std::string& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
   cargv.push_back(nullptr);
@@ -150,20 +190,7 @@ Result RunProgram(const std::string& path, const std::vector<std::string>& argv,
     return result;
   }
   if (pid == 0) {
-    // A clean slate, whatever gtest or Bazel gave us: default dispositions, nothing blocked.
-    for (int sig = 1; sig < NSIG; ++sig) signal(sig, SIG_DFL);
-    // glibc's signal() refuses its own 32 and 33, which Bazel's process wrapper may hand down ignored.
-    for (int sig : {32, 33}) {
-      struct KernelSigaction {
-        void (*handler)(int);
-        unsigned long flags;
-        void (*restorer)();
-        uint64_t mask;
-      } dfl = {SIG_DFL, 0, nullptr, 0};
-      syscall(SYS_rt_sigaction, sig, &dfl, nullptr, sizeof dfl.mask);
-    }
-    const uint64_t none = 0;  // The system call itself: glibc's sigprocmask leaves 32 and 33 as they were.
-    syscall(SYS_rt_sigprocmask, SIG_SETMASK, &none, nullptr, sizeof none);
+    ResetSignals();
     MoveTo(in[0], 0);
     if (!options.stdout_path.empty()) {
       int fd = open(options.stdout_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);

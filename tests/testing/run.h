@@ -42,11 +42,13 @@ std::string RunfilePath(const std::string& path);
 // The coreutils binary under test, from the test's runfiles, or $COREUTILS_TEST_BINARY when set (an absolute path).
 std::string BinaryPath();
 
-// Runs the binary with `argv` (argv[0] picks the utility; stdin, stdout and stderr /dev/null), waits until the file
-// `started` exists (the command makes it once it runs: every signal of timeout's is set up by then), sends the
-// binary `sig`, and waits for it to end: Result's status, signal, seconds (from the start) and hung (still running
-// `limit_seconds` after the start: then its process group, timeout's own, is killed, so nothing is left behind).
-// `launcher`: a command that execs the rest ({"taskset", "-c", "0"}), so that the pid is still the binary's.
+// Runs the binary with `argv` (argv[0] picks the utility; stdin and stdout /dev/null; the environment and signal
+// state as Invoke gives them), waits until the file `started` exists (the command makes it once it runs: every
+// signal of timeout's is set up by then), sends the binary `sig`, and waits for it to end: Result's status, signal,
+// err, seconds (from the start) and hung (still running `limit_seconds` after the start: then its process group,
+// timeout's own, is killed, so nothing is left behind). A test failure if it ends before `started` appears.
+// `launcher`: an absolute path and its arguments, which execs the rest ({"/usr/bin/taskset", "-c", "0"}), so
+// that the pid is still the binary's.
 Result SignalOnceStarted(const std::vector<std::string>& argv, const std::string& started, int sig,
                          double limit_seconds = 60, const std::vector<std::string>& launcher = {});
 

@@ -352,17 +352,33 @@ TEST(InactivityTest, OutputWithoutPauseDoesNotPostponeTheKill) {
   for (const char* tool : {"/usr/bin/taskset", "/usr/bin/chrt"}) {
     if (access(tool, X_OK) != 0) GTEST_SKIP() << tool << " is not installed";
   }
+  if (RunProgram("/usr/bin/chrt", {"chrt", "-f", "1", "/bin/true"}).status != 0) {
+    GTEST_SKIP() << "no real-time scheduling here (needs CAP_SYS_NICE or RLIMIT_RTPRIO)";
+  }
   cpu_set_t allowed;
   ASSERT_EQ(sched_getaffinity(0, sizeof allowed, &allowed), 0);
   int cpu = 0;
   while (cpu < CPU_SETSIZE - 1 && !CPU_ISSET(cpu, &allowed)) ++cpu;
   const std::string started = MakeTempDir() + "/ran";
-  // SCHED_FIFO needs root (or RLIMIT_RTPRIO); without, a plain `yes` (and a test that proves less).
   Result r = SignalOnceStarted({"timeout", "-i", "-k", "0.3", "60", "sh", "-c",
-                                "trap '' TERM; touch \"$0\"; chrt -f 1 yes 2>/dev/null || exec yes", started},
-                               started, SIGTERM, /*limit_seconds=*/30, {"taskset", "-c", std::to_string(cpu)});
+                                "trap '' TERM; touch \"$0\"; exec /usr/bin/chrt -f 1 yes", started},
+                               started, SIGTERM, /*limit_seconds=*/30, {"/usr/bin/taskset", "-c", std::to_string(cpu)});
   EXPECT_FALSE(r.hung);
   EXPECT_EQ(r.status, 137);
+}
+
+TEST(InactivityTest, OutputStillMovesTheLimitAfterASignalPassedOnToTheTree) {
+  // --tree: a USR1 passed on (log rotation) is no expiry; output goes on moving the limit. It stopped doing so, and
+  // the command timed out 1.5 s after its last line before the USR1, however much it wrote after.
+  const std::string started = MakeTempDir() + "/ran";
+  Result r = SignalOnceStarted({"timeout", "-i", "--tree", "1.5", "sh", "-c",
+                                "trap '' USR1; touch \"$0\"; i=0; while [ $i -lt 20 ]; do echo $i; sleep 0.2; "
+                                "i=$((i+1)); done; exit 3",
+                                started},
+                               started, SIGUSR1);
+  EXPECT_FALSE(r.hung);
+  EXPECT_EQ(r.status, 3);
+  EXPECT_EQ(r.err, "");
 }
 
 TEST(InactivityTest, OutputPassesThroughUnchanged) {

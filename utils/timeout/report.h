@@ -50,7 +50,7 @@ namespace timeout_report {
 struct Outcome {
   int status = 0;
   bool timed_out = false;
-  std::optional<int> signal;  // the signal number sent at expiry
+  std::optional<int> signal;  // the signal number the limit sent when it ran out
   bool killed = false;
   std::vector<int> forwarded;  // signal numbers
   struct Command {

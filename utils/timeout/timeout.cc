@@ -869,10 +869,13 @@ int Run(const Options& options) {
         return finish(uucore::kExitCanceled);
       }
       if (event->sig == Relay::kActivity) {
-        // Output restarts the timer, until the command has timed out (then only -k's KILL is pending).
-        if (options.inactivity && !monitor.timed_out && !monitor.tree_signalled) monitor.limit = timer();
-        // What output does not move (-k's KILL, a limit after the tree was signalled) may have passed meanwhile:
-        // a command that never pauses would otherwise keep every wake an activity one, and never get it.
+        // Output restarts the timer, until the command has timed out or ended (--tree waiting for what it left:
+        // their output moves nothing). A signal passed on does not stop it.
+        if (options.inactivity && !monitor.timed_out && !monitor.command_status.has_value()) {
+          monitor.limit = timer();
+        }
+        // What output does not move (-k's KILL, a limit run out) may have passed meanwhile: a command that never
+        // pauses would otherwise keep every wake an activity one, and never get it.
         if (monitor.alarm().HasPassed()) monitor.Expire();
         continue;
       }
