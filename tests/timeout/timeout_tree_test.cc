@@ -341,6 +341,15 @@ class ReportTest : public testing::Test {
  protected:
   void SetUp() override { dir_ = MakeTempDir(); }
   std::string file() const { return dir_ + "/report.json"; }
+  // timeout --report=FILE OPTIONS... DURATION sh -c SCRIPT, sent a TERM from outside once SCRIPT has started (it
+  // touches "$0" first).
+  Result TermFromOutside(std::vector<std::string> options, const std::string& duration, const std::string& script) {
+    const std::string started = dir_ + "/ran";
+    std::vector<std::string> argv = {"timeout", "--report=" + file()};
+    argv.insert(argv.end(), options.begin(), options.end());
+    argv.insert(argv.end(), {duration, "sh", "-c", script, started});
+    return SignalOnceStarted(argv, started, SIGTERM);
+  }
   std::string dir_;
 };
 
@@ -363,29 +372,20 @@ TEST_F(ReportTest, KillAfterSaysKilled) {
 
 TEST_F(ReportTest, NamesASignalPassedOn) {
   // The command dies of the TERM timeout passed on, and so does timeout: nobody timed out, the caller sent it.
-  const std::string started = dir_ + "/ran";
-  Result r = SignalOnceStarted({"timeout", "--report=" + file(), "30", "sh", "-c", "touch \"$0\"; exec sleep 30",
-                                started}, started, SIGTERM);
-  EXPECT_EQ(r.status, 143);
+  EXPECT_EQ(TermFromOutside({}, "30", "touch \"$0\"; exec sleep 30").status, 143);
   EXPECT_EQ(Flatten(file()), Flat(143, false, "None", false, "None", "'TERM'", "None", 1, "['TERM']"));
 }
 
 TEST_F(ReportTest, KillAfterASignalPassedOnIsNoTimeOut) {
   // -k's KILL after a passed-on TERM: status 137, as GNU (which counts that as timed out); the report says what
   // happened: the caller's TERM, passed on, then -k's KILL; the time limit never ran out.
-  const std::string started = dir_ + "/ran";
-  Result r = SignalOnceStarted({"timeout", "-k", "0.3", "--report=" + file(), "30", "sh", "-c",
-                                "trap '' TERM; touch \"$0\"; sleep 30", started}, started, SIGTERM);
-  EXPECT_EQ(r.status, 137);
+  EXPECT_EQ(TermFromOutside({"-k", "0.3"}, "30", "trap '' TERM; touch \"$0\"; sleep 30").status, 137);
   EXPECT_EQ(Flatten(file()), Flat(137, false, "None", true, "None", "'KILL'", "None", 2, "['TERM']"));
 }
 
 TEST_F(ReportTest, TheLimitAfterASignalPassedOnSendsKill) {
   // A passed-on TERM armed -k (30 s); the 3 s limit runs out first and sends KILL, as GNU's (whichever comes first).
-  const std::string started = dir_ + "/ran";
-  Result r = SignalOnceStarted({"timeout", "-k", "30", "--report=" + file(), "3", "sh", "-c",
-                                "trap '' TERM; touch \"$0\"; sleep 60", started}, started, SIGTERM);
-  EXPECT_EQ(r.status, 137);
+  EXPECT_EQ(TermFromOutside({"-k", "30"}, "3", "trap '' TERM; touch \"$0\"; sleep 60").status, 137);
   EXPECT_EQ(Flatten(file()), Flat(137, true, "'KILL'", true, "None", "'KILL'", "None", 2, "['TERM']"));
 }
 
