@@ -56,17 +56,17 @@ int Run(const Options& options) {
   const char* requested = getenv("QUOTING_STYLE");
   const uucore::QuotingStyle style =
       options.null ? uucore::QuotingStyle::kLiteral : env::OutputQuotingStyle(requested);
-  // A value alone, unasked, is quoted for a reader at a terminal only: a script's $(printenv VAR) takes it as it is.
-  // An invalid QUOTING_STYLE counts as unset (warned about above), as ls takes it.
-  const bool asked = requested != nullptr && uucore::ParseQuotingStyle(requested).has_value();
-  const uucore::QuotingStyle value_style =
-      !asked && !isatty(STDOUT_FILENO) ? uucore::QuotingStyle::kLiteral : style;
   if (*options.variables == nullptr) {
     for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
       env::PrintEntry(*entry, options.null, style);
     }
     return uucore::kExitSuccess;
   }
+  // A value alone, unasked, is quoted for a reader at a terminal only: a script's $(printenv VAR) takes it as it is.
+  // An invalid QUOTING_STYLE counts as unset (warned about above), as ls takes it. (-0 prints values as they are.)
+  const bool asked = requested != nullptr && uucore::ParseQuotingStyle(requested).has_value();
+  const uucore::QuotingStyle value_style =
+      options.null || (!asked && !isatty(STDOUT_FILENO)) ? uucore::QuotingStyle::kLiteral : style;
   int status = uucore::kExitSuccess;
   for (char** variable = options.variables; *variable != nullptr; ++variable) {
     const absl::string_view name(*variable);
