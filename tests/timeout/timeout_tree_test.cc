@@ -331,7 +331,8 @@ std::string Flat(int status, bool timed_out, const std::string& signal, bool kil
                  const std::string& forwarded = "[]") {
   const auto b = [](bool v) { return v ? "True" : "False"; };
   return "status=" + std::to_string(status) + "\ntimed_out=" + b(timed_out) + "\nsignal=" + signal +
-         "\nkilled=" + b(killed) + "\nforwarded=" + forwarded + "\ncommand.pid=<int>\ncommand.exit=" + exit + "\ncommand.signal=" + command_signal +
+         "\nkilled=" + b(killed) + "\nforwarded=" + forwarded + "\ncommand.pid=<int>\ncommand.exit=" + exit +
+         "\ncommand.signal=" + command_signal +
          "\ncommand.core=False\nelapsed_s=<float>\ncpu.user_s=<float>\ncpu.sys_s=<float>\nmax_rss_kib=<int>\n"
          "tree.backend=" + backend + "\ntree.signalled=" + (signalled < 0 ? "0" : std::to_string(signalled)) +
          "\nerror=None\n";
