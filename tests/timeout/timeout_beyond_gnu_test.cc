@@ -390,6 +390,54 @@ TEST(InactivityTest, OutputPassesThroughUnchanged) {
          "e1\ne2\n"});
 }
 
+// Where timeout's own output is a file, as `>out` and `>>log` make it. (The runner's own captures are pipes.)
+Result InactivityInto(const std::string& redirections, const std::string& dir, const std::string& script) {
+  return RunProgram("/bin/sh", {"sh", "-c", "cd \"$1\" && \"$0\" timeout -i 5 sh -c \"$2\" " + redirections,
+                                BinaryPath(), dir, script});
+}
+
+TEST(InactivityTest, OutputToAFileArrivesWhole) {
+  const std::string dir = MakeTempDir();
+  Result r = InactivityInto(">out", dir, "seq 0 19999; exit 4");
+  EXPECT_EQ(r.status, 4);
+  EXPECT_EQ(r.err, "");
+  std::string expected;
+  for (int i = 0; i < 20000; ++i) expected += std::to_string(i) + "\n";
+  EXPECT_EQ(ReadFile(dir + "/out"), expected);
+}
+
+TEST(InactivityTest, OutputAppendedToAFileArrivesWhole) {
+  // O_APPEND: the kernel's splice() refuses such a file (EINVAL); the bytes are copied as they come all the same.
+  const std::string dir = MakeTempDir();
+  ASSERT_EQ(RunProgram("/bin/sh", {"sh", "-c", "echo before >\"$0\"/log", dir}).status, 0);
+  Result r = InactivityInto(">>log 2>&1", dir, "seq 1 3000; echo e >&2; echo last");
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.err, "");
+  std::string expected = "before\n";
+  for (int i = 1; i <= 3000; ++i) expected += std::to_string(i) + "\n";
+  EXPECT_EQ(ReadFile(dir + "/log"), expected + "e\nlast\n");
+}
+
+TEST(InactivityTest, BothDescriptorsIntoOneFileKeepTheirOrder) {
+  const std::string dir = MakeTempDir();
+  Result r = InactivityInto(">out 2>&1", dir, "echo o1; echo e1 >&2; echo o2; echo e2 >&2; exit 7");
+  EXPECT_EQ(r.status, 7);
+  EXPECT_EQ(ReadFile(dir + "/out"), "o1\ne1\no2\ne2\n");
+}
+
+TEST(InactivityTest, AStalledReaderStallsTheCommand) {
+  // Nobody reads timeout's output for 5 s: the command blocks once the pipes are full, which is silence, so it times
+  // out at 0.5 s (124). Were timeout to take in all it could, `yes` would never stop, nor the timer, and it would die
+  // of the broken pipe once the reader leaves (141).
+  Result r = RunProgram("/bin/bash", {"bash", "-c",
+                                      "\"$0\" timeout -i 0.5 yes | { sleep 5; head -c 2 >/dev/null; }; "
+                                      "echo ${PIPESTATUS[0]}",
+                                      BinaryPath()});
+  EXPECT_FALSE(r.hung);
+  EXPECT_EQ(r.out, "124\n");
+  EXPECT_EQ(r.err, "");
+}
+
 TEST(InactivityTest, ClosedPipes) {
   Check({"EOF on stdout while stderr goes on",
          {"timeout", "-i", "5", "sh", "-c", "exec >&-; sleep 0.2; echo e >&2; exit 0"}, 0, "", "e\n"});

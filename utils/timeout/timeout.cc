@@ -43,8 +43,11 @@
 #include <linux/kcmp.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <termios.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -348,10 +351,12 @@ Ending EndingFor(int wait_status, const Monitor& monitor) {
 
 // The wait of -i and of the cgroup backend of --tree: one ppoll per wake over a signalfd (the signals stay blocked),
 // a timerfd for the deadline (uucore::DeadlineTimer: ppoll's own timeout is 0.1% late) and descriptors. -i: the
-// command's stdout and stderr are pipes that timeout copies to its own, so every write is seen. Each stream holds
-// at most one PIPE_BUF chunk in flight, and timeout reads a pipe only once that chunk is out, so a stalled reader of
-// timeout's output stalls the command as it would without timeout (and counts as inactivity). --tree with a
-// cgroup: its cgroup.events, which the kernel flags (POLLPRI) when the group empties.
+// command's stdout and stderr are pipes that timeout copies to its own, so every write is seen. Where timeout's
+// output is a pipe, a file or /dev/null, splice() moves the bytes inside the kernel and timeout holds none; else
+// (a terminal, a socket, a file opened to append) each stream holds at most one PIPE_BUF chunk in flight. Either
+// way a pipe is read only once what came before is out, so a stalled reader of timeout's output stalls the
+// command as it would without timeout (and counts as inactivity). --tree with a cgroup: its cgroup.events, which
+// the kernel flags (POLLPRI) when the group empties.
 class Relay {
  public:
   // A wake of Wait(): a signal (with its sender), the deadline, output moved, or the watched file changed.
@@ -398,6 +403,7 @@ class Relay {
       s.from = ends[0];  // Above 2: a closed 0, 1 or 2 is held (uucore::HoldClosedStandardDescriptors()).
       s.child_end = ends[1];
       fcntl(s.from, F_SETFL, O_NONBLOCK);  // Ours alone: drained without blocking once the command has exited.
+      s.splice = Spliceable(fd);
     }
     return absl::OkStatus();
   }
@@ -440,8 +446,8 @@ class Relay {
                        {-1, 0, 0},            {-1, 0, 0}, {timer_.fd(), POLLIN, 0}};
       for (int i = 0; i < 2; ++i) {
         const Stream& s = streams_[i];
-        if (s.len > s.off) {
-          fds[i + 1] = {s.to, POLLOUT, 0};  // A chunk is waiting: read no more until it is out.
+        if (s.len > s.off || s.full) {
+          fds[i + 1] = {s.to, POLLOUT, 0};  // Bytes are waiting for room: read no more until they are out.
         } else if (s.from >= 0) {
           fds[i + 1] = {s.from, POLLIN, 0};
           // Idle: our output's own POLLERR (a pipe whose reader is gone), so that the pipe closes before the
@@ -484,6 +490,18 @@ class Relay {
   // a write end for ever; timeout returns when the command does, and later output from descendants is dropped).
   void Drain() {
     for (Stream& s : streams_) {
+      while (s.splice && s.from >= 0) {
+        const ssize_t n = splice(s.from, nullptr, s.to, nullptr, kSpliceMax, SPLICE_F_NONBLOCK);
+        if (n > 0 || (n < 0 && errno == EINTR)) continue;  // Moved, or interrupted before moving: go on.
+        if (n < 0 && errno == EAGAIN && Pending(s.from)) {
+          pollfd out = {s.to, POLLOUT, 0};  // Our output is full: wait for room, as a blocking write would.
+          (void)poll(&out, 1, -1);
+          continue;
+        }
+        if (n < 0 && errno == EINVAL) s.splice = false;  // Refused after all: copied below.
+        break;  // Empty for now, EOF, or an error: nothing more to move.
+      }
+      if (s.splice) continue;
       while (s.from >= 0 || s.len > s.off) {
         if (s.len > s.off) {
           if (!WriteAll(s)) break;
@@ -504,18 +522,63 @@ class Relay {
     int child_end = -1;   // The write end, until the command has it.
     int to = -1;          // Where the output goes: timeout's own fd 1 or 2.
     int also = -1;        // 2 when the command's fd 2 is this same pipe (2>&1).
+    bool splice = false;  // Moved by splice(), nothing held here; else copied through buf.
+    bool full = false;    // splice: bytes wait in the command's pipe for room in our output.
     char buf[PIPE_BUF];   // At most PIPE_BUF: a pipe that polls writable takes it without blocking.
     size_t len = 0, off = 0;
   };
+
+  // As much as a pipe can hold (F_SETPIPE_SZ's default limit); a splice moves what there is, up to this.
+  static constexpr size_t kSpliceMax = 1 << 20;
+
+  // Whether splice() can move the command's bytes to our `fd` without ever waiting for a reader: a pipe
+  // (SPLICE_F_NONBLOCK holds for both ends), a regular file or /dev/null (no reader to wait for). Not a file opened
+  // to append (the kernel refuses it), a terminal or a socket (its write would wait, whatever the flag says).
+  static bool Spliceable(int fd) {
+    struct stat st;
+    if (fstat(fd, &st) != 0) return false;
+    const int flags = fcntl(fd, F_GETFL);
+    if (flags < 0 || (flags & O_APPEND) != 0) return false;
+    return S_ISFIFO(st.st_mode) || S_ISREG(st.st_mode) || (S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3));
+  }
+
+  // Bytes waiting in the pipe `fd` (so that splice's EAGAIN is our output's doing, not an empty pipe's).
+  static bool Pending(int fd) {
+    int n = 0;
+    return ioctl(fd, FIONREAD, &n) == 0 && n > 0;
+  }
 
   static void CloseFrom(Stream& s) {
     if (s.from >= 0) close(s.from);
     if (s.child_end >= 0) close(s.child_end);  // Held only if no command was started.
     s.from = s.child_end = -1;
+    s.full = false;  // Nothing is waiting any more.
   }
 
-  // One step for a ready stream: write the chunk in flight, or read the next. True if bytes moved.
+  // One step for a ready stream: splice what the pipe holds, or write the chunk in flight, or read the next. True if
+  // bytes moved.
   static bool Move(Stream& s) {
+    if (s.splice) {
+      const ssize_t n = splice(s.from, nullptr, s.to, nullptr, kSpliceMax, SPLICE_F_NONBLOCK);
+      if (n > 0) {
+        s.full = false;
+        return true;
+      }
+      if (n == 0) {
+        CloseFrom(s);  // EOF, as below.
+        return false;
+      }
+      if (errno == EINTR) return false;  // Interrupted before moving; poll again.
+      if (errno == EAGAIN) {
+        s.full = Pending(s.from);  // No room in our output: poll it for room, not the pipe for bytes.
+        return false;
+      }
+      if (errno != EINVAL) {
+        CloseFrom(s);  // Our output is gone (EPIPE), as a failed write below.
+        return false;
+      }
+      s.splice = s.full = false;  // This output takes no splice (a file system without it): copy from now on.
+    }
     if (s.len > s.off) {
       const ssize_t n = write(s.to, s.buf + s.off, s.len - s.off);
       if (n > 0) {
