@@ -353,7 +353,7 @@ Ending EndingFor(int wait_status, const Monitor& monitor) {
 // a timerfd for the deadline (uucore::DeadlineTimer: ppoll's own timeout is 0.1% late) and descriptors. -i: the
 // command's stdout and stderr are pipes that timeout copies to its own, so every write is seen. Where timeout's
 // output is a pipe, a file or /dev/null, splice() moves the bytes inside the kernel and timeout holds none; else
-// (a terminal, a socket, a file opened to append) each stream holds at most one PIPE_BUF chunk in flight. Either
+// (a terminal, a socket, a file opened to append) each stream holds at most one chunk in flight. Either
 // way a pipe is read only once what came before is out, so a stalled reader of timeout's output stalls the
 // command as it would without timeout (and counts as inactivity). --tree with a cgroup: its cgroup.events, which
 // the kernel flags (POLLPRI) when the group empties.
@@ -403,7 +403,7 @@ class Relay {
       s.from = ends[0];  // Above 2: a closed 0, 1 or 2 is held (uucore::HoldClosedStandardDescriptors()).
       s.child_end = ends[1];
       fcntl(s.from, F_SETFL, O_NONBLOCK);  // Ours alone: drained without blocking once the command has exited.
-      s.splice = Spliceable(fd);
+      ChooseHow(fd, s);
     }
     return absl::OkStatus();
   }
@@ -507,7 +507,7 @@ class Relay {
           if (!WriteAll(s)) break;
           continue;
         }
-        const ssize_t n = read(s.from, s.buf, sizeof s.buf);
+        const ssize_t n = read(s.from, s.buf, s.chunk);
         if (n < 0 && errno == EINTR) continue;  // Interrupted before reading; read again.
         if (n <= 0) break;                       // Empty for now (EAGAIN), EOF, or an error: nothing more to copy.
         s.len = static_cast<size_t>(n);
@@ -524,22 +524,26 @@ class Relay {
     int also = -1;        // 2 when the command's fd 2 is this same pipe (2>&1).
     bool splice = false;  // Moved by splice(), nothing held here; else copied through buf.
     bool full = false;    // splice: bytes wait in the command's pipe for room in our output.
-    char buf[PIPE_BUF];   // At most PIPE_BUF: a pipe that polls writable takes it without blocking.
+    // One read's worth: PIPE_BUF, which a pipe, terminal or socket that polls writable takes without blocking; all of
+    // buf for a file, which has no reader to wait for.
+    size_t chunk = PIPE_BUF;
+    char buf[1 << 16];  // Touched only as far as chunk: Relay is on the heap, its pages come as they are written.
     size_t len = 0, off = 0;
   };
 
   // As much as a pipe can hold (F_SETPIPE_SZ's default limit); a splice moves what there is, up to this.
   static constexpr size_t kSpliceMax = 1 << 20;
 
-  // Whether splice() can move the command's bytes to our `fd` without ever waiting for a reader: a pipe
-  // (SPLICE_F_NONBLOCK holds for both ends), a regular file or /dev/null (no reader to wait for). Not a file opened
-  // to append (the kernel refuses it), a terminal or a socket (its write would wait, whatever the flag says).
-  static bool Spliceable(int fd) {
+  // How the command's bytes reach our `fd`: splice() where it never waits for a reader, a pipe (SPLICE_F_NONBLOCK
+  // holds for both ends), a regular file or /dev/null; not a file opened to append (the kernel refuses it), a
+  // terminal or a socket (its write would wait, whatever the flag says), which are copied.
+  static void ChooseHow(int fd, Stream& s) {
     struct stat st;
-    if (fstat(fd, &st) != 0) return false;
     const int flags = fcntl(fd, F_GETFL);
-    if (flags < 0 || (flags & O_APPEND) != 0) return false;
-    return S_ISFIFO(st.st_mode) || S_ISREG(st.st_mode) || (S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3));
+    if (fstat(fd, &st) != 0 || flags < 0) return;
+    if (S_ISREG(st.st_mode)) s.chunk = sizeof s.buf;
+    s.splice = (flags & O_APPEND) == 0 && (S_ISFIFO(st.st_mode) || S_ISREG(st.st_mode) ||
+                                           (S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3)));
   }
 
   // Bytes waiting in the pipe `fd` (so that splice's EAGAIN is our output's doing, not an empty pipe's).
@@ -592,7 +596,7 @@ class Relay {
       CloseFrom(s);
       return false;
     }
-    const ssize_t n = read(s.from, s.buf, sizeof s.buf);
+    const ssize_t n = read(s.from, s.buf, s.chunk);
     if (n > 0) {
       s.len = static_cast<size_t>(n);
       s.off = 0;
