@@ -255,9 +255,11 @@ struct Monitor {
     // dropped. As PID 1 with --foreground the command has its own group, but only the command is signalled.
     const bool whole_group = !options.foreground;
     const bool left_group = !whole_group || getpgid(child) != group;  // setsid, a shell's job, or --foreground.
-    if (whole_group && sig == SIGKILL && group == getpgrp() && before_killing_ourselves) before_killing_ourselves();
-    if (whole_group && uucore::SendSignal(-group, sig).ok()) ++signalled;  // A group counts as one (--report).
+    const bool killing_ourselves = whole_group && sig == SIGKILL && group == getpgrp();
+    if (killing_ourselves && before_killing_ourselves) before_killing_ourselves();  // While the command still runs.
+    // The command first (as GNU): a KILL to our own group ends timeout before its next line.
     if (left_group && uucore::SendSignal(child, sig).ok()) ++signalled;
+    if (whole_group && uucore::SendSignal(-group, sig).ok()) ++signalled;  // A group counts as one (--report).
     if (cont && sig != SIGKILL && sig != SIGCONT) {
       // A stopped process acts on the signal only once continued.
       if (whole_group) (void)uucore::SendSignal(-group, SIGCONT);
