@@ -350,7 +350,7 @@ absl::Status CgroupLeaf::Freeze(bool frozen, absl::Duration wait) {
   }
 }
 
-absl::StatusOr<int> CgroupLeaf::Signal(int sig, absl::Duration freeze_wait) {
+absl::StatusOr<int> CgroupLeaf::Signal(int sig, StoppedProcesses stopped, absl::Duration freeze_wait) {
   if (dir_fd_ < 0) return absl::FailedPreconditionError("cgroup removed");
   if (sig == 0) {
     absl::StatusOr<std::vector<pid_t>> procs = Procs();
@@ -364,7 +364,8 @@ absl::StatusOr<int> CgroupLeaf::Signal(int sig, absl::Duration freeze_wait) {
     if (!killed.ok()) return killed;
     return static_cast<int>(procs->size());
   }
-  const bool cont = sig != SIGKILL && sig != SIGCONT;  // As timeout continues a process group it signals.
+  // As timeout continues a process group it signals.
+  const bool cont = stopped == StoppedProcesses::kContinue && sig != SIGKILL && sig != SIGCONT;
   int count = 0;
   // `sig` through the pidfd (kill() with -1), then SIGCONT: a stopped process acts on `sig` only once continued.
   const auto send = [&](pid_t pid, int pidfd) {

@@ -29,6 +29,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
+#include "uucore/process.h"
 
 namespace uucore {
 
@@ -156,12 +157,14 @@ class CgroupLeaf {
   //     forked in that window may be missed; a later KILL through cgroup.kill misses none).
   //   - Without cgroup.freeze: the same listing passes without the freeze.
   // In both listing paths each process signalled then gets SIGCONT (unless `sig` is KILL or CONT), so that a stopped
-  // one acts on `sig`, as timeout continues a process group it signals.
+  // one acts on `sig`, as timeout continues a process group it signals; with `stopped` kLeave it does not (the
+  // freezer leaves job control alone: a process stopped before the freeze is stopped after the thaw).
   // sig 0 counts Procs() and sends nothing. Errors for single processes (ESRCH, EPERM) are ignored, as kill(1) of
   // a group would.
   // Errors: the errno of writing cgroup.kill or cgroup.freeze or of reading cgroup.procs (the caller falls back to
   // the /proc walk); FailedPrecondition after Remove().
-  [[nodiscard]] absl::StatusOr<int> Signal(int sig, absl::Duration freeze_wait = absl::Seconds(1));
+  [[nodiscard]] absl::StatusOr<int> Signal(int sig, StoppedProcesses stopped = StoppedProcesses::kContinue,
+                                           absl::Duration freeze_wait = absl::Seconds(1));
 
   // Kill()
   //

@@ -323,6 +323,37 @@ TEST_F(CgroupLeafTest, AChildThatTheHandlerForksIsNotSignalled) {
   unlink(file.c_str());
 }
 
+// kLeave: a member stopped before the freeze is stopped after the thaw; the others run on (the signal, WINCH, is
+// ignored by default). kContinue (the default) continues it.
+TEST_F(CgroupLeafTest, LeaveKeepsAStoppedMemberStopped) {
+  absl::StatusOr<CgroupLeaf> leaf = NewLeaf();
+  ASSERT_THAT(leaf, IsOk());
+  StartIn(leaf->path(), "sleep 1000 & kill -STOP $!; exec sleep 1000");
+  ASSERT_GE(AwaitProcs(*leaf, 2), 2u);
+  const auto state = [](pid_t pid) {
+    const std::string stat = ReadAll(absl::StrCat("/proc/", pid, "/stat"));
+    return stat.empty() ? std::string("gone") : stat.substr(stat.rfind(')') + 2, 1);
+  };
+  std::vector<pid_t> procs;
+  std::string states;
+  const double give_up = Now() + 20;  // Until the STOP has landed.
+  while (states != "ST" && states != "TS" && Now() < give_up) {
+    procs = *leaf->Procs();
+    states = procs.size() == 2 ? state(procs[0]) + state(procs[1]) : "";
+    usleep(10000);
+  }
+  ASSERT_TRUE(states == "ST" || states == "TS") << states;
+  ASSERT_THAT(leaf->Signal(SIGWINCH, StoppedProcesses::kLeave), IsOk());
+  EXPECT_FALSE(leaf->ReadEvents()->frozen);
+  EXPECT_EQ(state(procs[0]) + state(procs[1]), states);
+  ASSERT_THAT(leaf->Signal(SIGWINCH), IsOk());
+  const double end = Now() + 20;  // Continued: runnable for an instant, then asleep again.
+  while (state(procs[0]) + state(procs[1]) != "SS" && Now() < end) usleep(10000);
+  EXPECT_EQ(state(procs[0]) + state(procs[1]), "SS");
+  EXPECT_THAT(leaf->Signal(SIGKILL), IsOk());
+  EXPECT_TRUE(AwaitEmpty(*leaf));
+}
+
 TEST_F(CgroupLeafTest, EventsFdWakesWhenTheLastProcessExits) {
   absl::StatusOr<CgroupLeaf> leaf = NewLeaf();
   ASSERT_THAT(leaf, IsOk());

@@ -132,6 +132,14 @@ int ExitStatusOf(int wait_status);
 // Error: NotFound (ESRCH) when no such process/group exists, PermissionDenied (EPERM), InvalidArgument (EINVAL).
 absl::Status SendSignal(pid_t pid, int sig);
 
+// StoppedProcesses
+//
+// What signalling a whole tree (CgroupLeaf::Signal(), SignalDescendants()) does to a process that is stopped.
+// kContinue: SIGCONT after the signal, so that it acts on it, as timeout continues a process group it signals.
+// kLeave: a process stopped before stays stopped (its signal waits), for a signal that asks nothing of it (WINCH,
+// URG); only the call's own freeze is undone.
+enum class StoppedProcesses { kContinue, kLeave };
+
 // PidfdOpen()
 //
 // pidfd_open(pid, 0) (Linux 5.3): a close-on-exec descriptor that names the process `pid` for good, however soon its

@@ -215,6 +215,7 @@ absl::StatusOr<std::vector<pid_t>> ListByProcScan(pid_t root) {
 struct Target {
   pid_t pid;
   int pidfd;
+  bool stopped_before = false;  // Stopped ('T') when found, before the walk's own SIGSTOP.
 };
 
 // Errors ignored: ESRCH means it has exited (the pidfd never reaches a process that reused the pid).
@@ -228,14 +229,18 @@ bool FreezesFirst(int sig) { return sig != SIGKILL && sig != SIGSTOP; }
 
 // The end of a walk that sent each target its first signal: with the tree frozen, the signal itself and then CONT;
 // every pidfd closed. Returns how many were signalled.
-int FinishSignalling(const std::vector<Target>& targets, int sig) {
+int FinishSignalling(const std::vector<Target>& targets, int sig, StoppedProcesses stopped) {
   if (FreezesFirst(sig)) {
     for (const Target& target : targets) SendTo(target, sig);
   }
   // A stopped process acts on the signal only once continued; STOP too is followed by CONT, as timeout continues
-  // the group it signals (and the cgroup backend its group).
+  // the group it signals (and the cgroup backend its group). kLeave: only the walk's own STOP is undone.
   if (sig != SIGKILL && sig != SIGCONT) {
-    for (const Target& target : targets) SendTo(target, SIGCONT);
+    for (const Target& target : targets) {
+      if (stopped == StoppedProcesses::kContinue || (FreezesFirst(sig) && !target.stopped_before)) {
+        SendTo(target, SIGCONT);
+      }
+    }
   }
   for (const Target& target : targets) {
     if (target.pidfd >= 0) close(target.pidfd);
@@ -271,7 +276,7 @@ bool FullyExited(int proc_fd, const Target& target, unsigned long long start_tim
 // Between passes, when only dying processes stand in the way, it waits for their exits (pidfds turn readable)
 // instead of walking again: in a KILLed tree that leaves the CPUs to the exits. The wait is bounded (5 s in all);
 // after that a process stuck in exit no longer holds the walk up.
-absl::StatusOr<int> SignalByChildrenFiles(pid_t root, int sig) {
+absl::StatusOr<int> SignalByChildrenFiles(pid_t root, int sig, StoppedProcesses stopped) {
   ProcDir proc;
   if (proc.fd() < 0) return absl::ErrnoToStatus(errno, "open /proc");
   const int first = FreezesFirst(sig) ? SIGSTOP : sig;  // To each process as it is found.
@@ -336,7 +341,7 @@ absl::StatusOr<int> SignalByChildrenFiles(pid_t root, int sig) {
           continue;
         }
         stat = ReadStat(proc.fd(), pid);
-        const Target target = {pid, pidfd};
+        const Target target = {pid, pidfd, stat.has_value() && stat->state == 'T'};
         // Its parent: the one that listed it, or the root or a signalled process it was handed up to meanwhile (the
         // parent of a KILLed shell's children dies under our feet). Else a stranger took the pid.
         const auto ours = [&](pid_t ppid) {
@@ -411,7 +416,7 @@ absl::StatusOr<int> SignalByChildrenFiles(pid_t root, int sig) {
     // Bounded: past the wait, two more passes at most, whatever has not settled.
     if (MonotonicSeconds() >= wait_until && ++passes_after_wait > 2) break;
   }
-  return FinishSignalling(targets, sig);
+  return FinishSignalling(targets, sig, stopped);
 }
 
 }  // namespace
@@ -434,12 +439,12 @@ absl::StatusOr<std::vector<pid_t>> ListDescendants(pid_t root, Enumeration how) 
   return ListByProcScan(root);
 }
 
-absl::StatusOr<int> SignalDescendants(pid_t root, int sig, Enumeration how) {
+absl::StatusOr<int> SignalDescendants(pid_t root, int sig, Enumeration how, StoppedProcesses stopped) {
   if (sig == 0) return 0;
   if (how == Enumeration::kAuto) how = HasChildrenFiles() ? Enumeration::kChildrenFiles : Enumeration::kProcScan;
   if (how == Enumeration::kChildrenFiles) {
     if (!HasChildrenFiles()) return absl::NotFoundError("no /proc/PID/task/TID/children (CONFIG_PROC_CHILDREN)");
-    return SignalByChildrenFiles(root, sig);
+    return SignalByChildrenFiles(root, sig, stopped);
   }
   const int first = FreezesFirst(sig) ? SIGSTOP : sig;  // To each process as it is found.
   std::vector<Target> targets;
@@ -482,14 +487,14 @@ absl::StatusOr<int> SignalDescendants(pid_t root, int sig, Enumeration how) {
         continue;
       }
       seen.insert({pid, stat->start_time});
-      targets.push_back({pid, pidfd});
+      targets.push_back({pid, pidfd, stat->state == 'T'});
       SendTo(targets.back(), first);
       found_new = true;
     }
     if (!found_new && tree == previous_tree) break;
     previous_tree = std::move(tree);
   }
-  const int signalled = FinishSignalling(targets, sig);
+  const int signalled = FinishSignalling(targets, sig, stopped);
   if (!status.ok() && signalled == 0) return status;
   return signalled;
 }

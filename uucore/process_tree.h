@@ -20,6 +20,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "uucore/process.h"
 
 namespace uucore {
 
@@ -56,7 +57,8 @@ bool HasChildrenFiles();
 //   - Freeze first: each descendant found is sent SIGSTOP, and the tree is listed again until a pass finds nobody
 //     new. A stopped process cannot fork, and a fork that races with the SIGSTOP either completes before the signal
 //     is queued (so the child is visible to the next pass) or is restarted by the kernel after the stop. Then every
-//     frozen process gets `sig` and then SIGCONT, so a handler for `sig` runs once the process is continued.
+//     frozen process gets `sig` and then SIGCONT, so a handler for `sig` runs once the process is continued. With
+//     `stopped` kLeave, SIGCONT goes only to those this call stopped: one stopped before stays stopped.
 //   - With SIGKILL no freeze is needed (a killed process forks no more): each pass kills what it finds. SIGSTOP is
 //     the freeze itself, and then every process is sent SIGCONT (as timeout continues the group it signals).
 //   - kChildrenFiles (kAuto where the kernel has them): each pass walks down from root and signals a process before
@@ -73,7 +75,8 @@ bool HasChildrenFiles();
 // sig 0 signals nobody and returns 0. Errors for single processes (ESRCH: gone; EPERM: a setuid program) are
 // ignored, as kill(1) of a group would.
 // Error: only from listing (see ListDescendants()).
-[[nodiscard]] absl::StatusOr<int> SignalDescendants(pid_t root, int sig, Enumeration how = Enumeration::kAuto);
+[[nodiscard]] absl::StatusOr<int> SignalDescendants(pid_t root, int sig, Enumeration how = Enumeration::kAuto,
+                                                    StoppedProcesses stopped = StoppedProcesses::kContinue);
 
 // What ReapChildren() found.
 struct Reaped {

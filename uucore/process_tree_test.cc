@@ -246,6 +246,29 @@ char StateOf(pid_t pid) {
   return paren != nullptr && paren + 2 < buf + n ? paren[2] : '?';
 }
 
+// kLeave: a descendant stopped before the walk is stopped after it (the walk's own SIGSTOP is undone for the
+// others); kContinue (the default) continues it. WINCH is ignored by default.
+TEST_P(SignalTreeTest, LeaveKeepsAStoppedDescendantStopped) {
+  const std::string ready = Marker();
+  RunShell("sleep 100 & kill -STOP $!; : > " + ready + "; exec sleep 100");
+  ASSERT_TRUE(AwaitFile(ready));
+  std::vector<pid_t> tree = AwaitDescendants(2, GetParam());
+  ASSERT_EQ(tree.size(), 2u);
+  const double end = Now() + 20;
+  while (StateOf(tree[0]) != 'T' && StateOf(tree[1]) != 'T' && Now() < end) usleep(10000);  // Until STOP lands.
+  const pid_t stopped = StateOf(tree[0]) == 'T' ? tree[0] : tree[1];
+  const pid_t running = stopped == tree[0] ? tree[1] : tree[0];
+  ASSERT_EQ(StateOf(stopped), 'T');
+  ASSERT_THAT(SignalDescendants(getpid(), SIGWINCH, GetParam(), StoppedProcesses::kLeave).status(), IsOk());
+  EXPECT_EQ(StateOf(stopped), 'T');
+  // Continued from the walk's own STOP: runnable for an instant, then asleep.
+  while (StateOf(running) != 'S' && Now() < end) usleep(10000);
+  EXPECT_EQ(StateOf(running), 'S');
+  ASSERT_THAT(SignalDescendants(getpid(), SIGWINCH, GetParam()).status(), IsOk());
+  while (StateOf(stopped) != 'S' && Now() < end) usleep(10000);
+  EXPECT_EQ(StateOf(stopped), 'S');
+}
+
 // The main thread exits and another thread runs on: /proc shows the process as a zombie ('Z'), yet it is alive,
 // and a tree walk that skipped zombies left it running (timeout --tree would then wait for it for ever).
 TEST_F(ProcessTreeTest, AProcessWhoseMainThreadExitedIsStillADescendant) {

@@ -106,6 +106,25 @@ TEST_F(AsPid1Test, WinchAndUrgArePassedOnWithoutCont) {
   }
 }
 
+// With --tree the tree is frozen to be signalled (cgroup.freeze, or the /proc walk's SIGSTOP): a process that was
+// stopped before WINCH stays stopped after it, as without --tree. (Both backends continued it.)
+TEST_F(AsPid1Test, WinchLeavesAStoppedProcessOfTheTreeStopped) {
+  const std::string script =
+      "sleep 10 & c=$!; kill -STOP $c; kill -WINCH 1; sleep 0.5; cut -d' ' -f3 /proc/$c/stat; kill -KILL $c";
+  const std::string winch = "timeout: sending signal WINCH to command 'sh'\n";
+  if (Invoke({"timeout", "-v", "--tree", "10", "true"}).err == "timeout: --tree: backend cgroup\n") {
+    CheckAsPid1({"cgroup backend", {"timeout", "-v", "--tree", "10", "sh", "-c", script}, 0, "T\n",
+                 "timeout: --tree: backend cgroup\n" + winch});
+  }
+  Check({"proc backend", {"unshare"}, 0, "T\n",
+         "timeout: --tree: backend proc (no cgroup: no cgroup2 file system is mounted)\n" + winch},
+        RunProgram("/usr/bin/unshare",
+                   {"unshare", "--pid", "--fork", "--mount-proc", "--mount", "/bin/sh", "-c",
+                    "for m in $(findmnt -rn -t cgroup2 -o TARGET); do umount -l \"$m\" || exit 9; done; "
+                    "exec \"$0\" -v --tree 10 sh -c \"$1\"",
+                    dir_ + "/timeout", script}));
+}
+
 // As PID 1, ALRM is the application's: passed on, not an expiry (which would exit 124).
 TEST_F(AsPid1Test, AlrmIsPassedOn) {
   CheckAsPid1({"ALRM reaches the command",

@@ -218,13 +218,13 @@ struct Monitor {
   }
 
   // Every process of the tree: the cgroup's all at once, else the /proc walk (which a cgroup that refuses falls
-  // back to for the rest of the run). Errors are ignored, as for a process group.
-  void SignalTree(int sig) {
+  // back to for the rest of the run). Errors are ignored, as for a process group. `stopped`: see Send()'s `cont`.
+  void SignalTree(int sig, uucore::StoppedProcesses stopped = uucore::StoppedProcesses::kContinue) {
     if (backend == TreeBackend::kCgroup) {
       // KILL without --report: nobody reads the count, so cgroup.kill at once, not after a listing of the group
       // (1% of the floor at 100 processes, 0.5% at 1,000, in helper phases on the 2-core VM).
       if (sig == SIGKILL && options.report == nullptr && leaf->features().kill && leaf->Kill().ok()) return;
-      absl::StatusOr<int> n = leaf->Signal(sig);
+      absl::StatusOr<int> n = leaf->Signal(sig, stopped);
       if (n.ok()) {
         signalled += *n;
         return;
@@ -232,17 +232,17 @@ struct Monitor {
       if (options.verbose) uucore::Notice(absl::StrCat("--tree: backend proc (", n.status().message(), ")"));
       backend = TreeBackend::kProc;
     }
-    absl::StatusOr<int> n = uucore::SignalDescendants(self, sig);
+    absl::StatusOr<int> n = uucore::SignalDescendants(self, sig, uucore::Enumeration::kAuto, stopped);
     if (n.ok()) signalled += *n;
   }
 
-  // `cont`: follow with SIGCONT, so that a stopped process acts on the signal.
+  // `cont`: follow with SIGCONT, so that a stopped process acts on the signal; without, one stays stopped.
   void Send(int sig, bool cont = true) {
     Report(sig);
     if (tree()) {
       // Every descendant, frozen first so none can fork out of reach (uucore/cgroup.h, uucore/process_tree.h).
       if (cont) tree_signalled = true;
-      SignalTree(sig);
+      SignalTree(sig, cont ? uucore::StoppedProcesses::kContinue : uucore::StoppedProcesses::kLeave);
       return;
     }
     // Errors are ignored, as GNU does: the command may already have exited (ESRCH), and then its exit is next.
