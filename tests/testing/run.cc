@@ -257,8 +257,17 @@ Result RunProgram(const std::string& path, const std::vector<std::string>& argv,
     if (fd >= 0) close(fd);
   }
   if (in_fd >= 0) close(in_fd);
+  // Bounded too: a program that closed its stdout and stderr may run on.
   int wstatus = 0;
-  while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR) {
+  pid_t got;
+  const timespec step = {0, 5000000};
+  while ((got = waitpid(pid, &wstatus, WNOHANG)) == 0 && Now() < deadline) nanosleep(&step, nullptr);
+  if (got == 0) {
+    result.hung = true;
+    kill(-pid, SIGKILL);
+    kill(pid, SIGKILL);
+  }
+  while (got <= 0 && (got = waitpid(pid, &wstatus, 0)) < 0 && errno == EINTR) {
   }
   result.seconds = Now() - start;
   if (WIFEXITED(wstatus)) {

@@ -457,6 +457,22 @@ TEST(InactivityTest, AStalledReaderStallsTheCommand) {
   EXPECT_EQ(r.err, "");
 }
 
+TEST(InactivityTest, OutOfDescriptorsIsAnErrorNotALoop) {
+  // With 9 descriptors the pipes are made but timeout cannot keep its own stdout aside: it says so (125). It used to
+  // put the pipe in its stdout's place all the same, and then copy what the command wrote into itself for ever.
+  Options options;
+  options.limit_seconds = 20;
+  Result r = RunProgram(
+      "/bin/sh",
+      {"sh", "-c", "exec 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&- && ulimit -n 9 && exec \"$0\" timeout -i 5 echo hi",
+       BinaryPath()},
+      options);
+  EXPECT_FALSE(r.hung);
+  EXPECT_EQ(r.status, 125);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "timeout: dup: Too many open files\n");
+}
+
 TEST(InactivityTest, ClosedPipes) {
   Check({"EOF on stdout while stderr goes on",
          {"timeout", "-i", "5", "sh", "-c", "exec >&-; sleep 0.2; echo e >&2; exit 0"}, 0, "", "e\n"});

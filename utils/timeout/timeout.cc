@@ -413,19 +413,27 @@ class Relay {
   // Spawns with the pipes' write ends as the command's fds 1 and 2, restoring timeout's own afterwards.
   absl::StatusOr<pid_t> Spawn(char* const argv[], const uucore::SpawnOptions& spawn) {
     int saved[2] = {-1, -1};
+    const auto restore = [&saved] {
+      for (int i = 0; i < 2; ++i) {
+        if (saved[i] < 0) continue;
+        dup2(saved[i], i + 1);  // Our own stdout/stderr back, for the copy and for our messages.
+        close(saved[i]);
+      }
+    };
     for (int i = 0; i < 2; ++i) {
       const Stream& s = streams_[i];
       const int end = s.child_end >= 0 ? s.child_end : (i == 1 && streams_[0].also == 2 ? streams_[0].child_end : -1);
       if (end < 0) continue;
       saved[i] = fcntl(i + 1, F_DUPFD_CLOEXEC, 3);
+      if (saved[i] < 0) {  // Out of descriptors: without ours kept aside, the copy would write into its own pipe.
+        const int err = errno;
+        restore();
+        return absl::ErrnoToStatus(err, "dup");
+      }
       dup2(end, i + 1);  // Without close-on-exec: the command inherits it.
     }
     absl::StatusOr<pid_t> child = uucore::Spawn(argv, spawn);
-    for (int i = 0; i < 2; ++i) {
-      if (saved[i] < 0) continue;
-      dup2(saved[i], i + 1);  // Our own stdout/stderr back, for the copy and for our messages.
-      close(saved[i]);
-    }
+    restore();
     // Kept after a failure: the caller may start the command again (without the cgroup, when clone3 refused it).
     if (!child.ok()) return child;
     for (Stream& s : streams_) {
