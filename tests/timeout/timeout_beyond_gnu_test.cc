@@ -426,7 +426,7 @@ TEST(InactivityTest, OutputToAFileArrivesWhole) {
 }
 
 TEST(InactivityTest, OutputAppendedToAFileArrivesWhole) {
-  // O_APPEND: the kernel's splice() refuses such a file (EINVAL); the bytes are copied as they come all the same.
+  // O_APPEND, with 2>&1: one pipe, copied in order to the end of the file.
   const std::string dir = MakeTempDir();
   ASSERT_EQ(RunProgram("/bin/sh", {"sh", "-c", "echo before >\"$0\"/log", dir}).status, 0);
   Result r = InactivityInto(">>log 2>&1", dir, "seq 1 3000; echo e >&2; echo last");
@@ -435,6 +435,43 @@ TEST(InactivityTest, OutputAppendedToAFileArrivesWhole) {
   std::string expected = "before\n";
   for (int i = 1; i <= 3000; ++i) expected += std::to_string(i) + "\n";
   EXPECT_EQ(ReadFile(dir + "/log"), expected + "e\nlast\n");
+}
+
+TEST(InactivityTest, CommandsSharingAFileLoseNothing) {
+  // Three at once into one open file (`make -j >build.log`): write() takes the file's position under the kernel's
+  // lock, splice() does not, and the three overwrote each other's lines when timeout spliced to files.
+  const std::string dir = MakeTempDir();
+  Result r = RunProgram("/bin/sh", {"sh", "-c",
+                                    "cd \"$1\" && { for i in 1 2 3; do \"$0\" timeout -i 10 seq 1 100000 & done; "
+                                    "wait; } >shared && wc -l <shared",
+                                    BinaryPath(), dir});
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.out, "300000\n");
+  EXPECT_EQ(r.err, "");
+}
+
+TEST(InactivityTest, ANonBlockingSocketGetsWhatWasLeftAtTheEnd) {
+  // timeout's stdout is a non-blocking socket nobody reads for 1 s; the command puts 1 MiB in its (enlarged) pipe
+  // and exits. What timeout copies after the exit waits for room; it was dropped at the first EAGAIN.
+  constexpr char kScript[] = R"py(
+import socket, subprocess, sys, time
+a, b = socket.socketpair()
+a.setblocking(False)
+cmd = "import fcntl, os; fcntl.fcntl(1, 1031, 1 << 20); os.write(1, b'x' * (1 << 20))"  # F_SETPIPE_SZ
+p = subprocess.Popen([sys.argv[1], "timeout", "-i", "10", "python3", "-c", cmd], stdout=a)
+a.close()
+time.sleep(1)
+got = 0
+while True:
+    d = b.recv(65536)
+    if not d:
+        break
+    got += len(d)
+print(got, p.wait())
+)py";
+  Result r = RunProgram("/usr/bin/python3", {"python3", "-c", kScript, BinaryPath()});
+  EXPECT_EQ(r.out, "1048576 0\n");
+  EXPECT_EQ(r.err, "");
 }
 
 TEST(InactivityTest, BothDescriptorsIntoOneFileKeepTheirOrder) {

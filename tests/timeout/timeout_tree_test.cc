@@ -371,6 +371,14 @@ TEST_F(ReportTest, KillAfterSaysKilled) {
   EXPECT_EQ(Flatten(file()), Flat(137, true, "'TERM'", true, "None", "'KILL'", "None", 2));
 }
 
+TEST_F(ReportTest, KillAfterCountsACommandThatLeftTheGroup) {
+  // The command (setsid) and timeout's group, each signalled twice: TERM, then -k's KILL. The report was written
+  // before the command's KILL, and said 3.
+  ExpectCase({"137 from -k", {"timeout", "-k", "0.2", "--report=" + file(), "0.2", "setsid", "sh", "-c",
+                              "trap '' TERM; exec sleep 10"}, 137, "", ""});
+  EXPECT_EQ(Flatten(file()), Flat(137, true, "'TERM'", true, "None", "'KILL'", "None", 4));
+}
+
 TEST_F(ReportTest, NamesASignalPassedOn) {
   // The command dies of the TERM timeout passed on, and so does timeout: nobody timed out, the caller sent it.
   EXPECT_EQ(TermFromOutside({}, "30", "touch \"$0\"; exec sleep 30").status, 143);

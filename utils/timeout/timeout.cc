@@ -200,8 +200,9 @@ struct Monitor {
   bool killed = false;           // -k's KILL was sent.
   bool tree_signalled = false;   // --tree sent the tree a signal: wait for every descendant before returning.
   int signalled = 0;             // Processes signalled (--report), all signals together.
-  // --report: runs just before a KILL to our own process group, which kills timeout too (as GNU's does).
-  std::function<void()> before_killing_ourselves = nullptr;
+  // --report: runs just before a KILL to our own process group, which kills timeout too (as GNU's does), given how
+  // many KILLs are about to go out (the command's own, if it left the group, and the group's).
+  std::function<void(int)> before_killing_ourselves = nullptr;
   std::optional<int> command_status = std::nullopt;  // The command's wait status once reaped.
 
   bool tree() const { return backend == TreeBackend::kCgroup || backend == TreeBackend::kProc; }
@@ -256,7 +257,9 @@ struct Monitor {
     const bool whole_group = !options.foreground;
     const bool left_group = !whole_group || getpgid(child) != group;  // setsid, a shell's job, or --foreground.
     const bool killing_ourselves = whole_group && sig == SIGKILL && group == getpgrp();
-    if (killing_ourselves && before_killing_ourselves) before_killing_ourselves();  // While the command still runs.
+    if (killing_ourselves && before_killing_ourselves) {
+      before_killing_ourselves(left_group ? 2 : 1);  // While the command still runs.
+    }
     // The command first (as GNU): a KILL to our own group ends timeout before its next line.
     if (left_group && uucore::SendSignal(child, sig).ok()) ++signalled;
     if (whole_group && uucore::SendSignal(-group, sig).ok()) ++signalled;  // A group counts as one (--report).
@@ -354,8 +357,8 @@ Ending EndingFor(int wait_status, const Monitor& monitor) {
 // The wait of -i and of the cgroup backend of --tree: one ppoll per wake over a signalfd (the signals stay blocked),
 // a timerfd for the deadline (uucore::DeadlineTimer: ppoll's own timeout is 0.1% late) and descriptors. -i: the
 // command's stdout and stderr are pipes that timeout copies to its own, so every write is seen. Where timeout's
-// output is a pipe, a file or /dev/null, splice() moves the bytes inside the kernel and timeout holds none; else
-// (a terminal, a socket, a file opened to append) each stream holds at most one chunk in flight. Either
+// output is a pipe or /dev/null, splice() moves the bytes inside the kernel and timeout holds none; else (a file,
+// a terminal, a socket) each stream holds at most one chunk in flight. Either
 // way a pipe is read only once what came before is out, so a stalled reader of timeout's output stalls the
 // command as it would without timeout (and counts as inactivity). --tree with a cgroup: its cgroup.events, which
 // the kernel flags (POLLPRI) when the group empties.
@@ -504,8 +507,7 @@ class Relay {
         const ssize_t n = splice(s.from, nullptr, s.to, nullptr, kSpliceMax, SPLICE_F_NONBLOCK);
         if (n > 0 || (n < 0 && errno == EINTR)) continue;  // Moved, or interrupted before moving: go on.
         if (n < 0 && errno == EAGAIN && Pending(s.from)) {
-          pollfd out = {s.to, POLLOUT, 0};  // Our output is full: wait for room, as a blocking write would.
-          (void)poll(&out, 1, -1);
+          AwaitRoom(s.to);
           continue;
         }
         if (n < 0 && errno == EINVAL) s.splice = false;  // Refused after all: copied below.
@@ -544,16 +546,23 @@ class Relay {
   // As much as a pipe can hold (F_SETPIPE_SZ's default limit); a splice moves what there is, up to this.
   static constexpr size_t kSpliceMax = 1 << 20;
 
-  // How the command's bytes reach our `fd`: splice() where it never waits for a reader, a pipe (SPLICE_F_NONBLOCK
-  // holds for both ends), a regular file or /dev/null; not a file opened to append (the kernel refuses it), a
-  // terminal or a socket (its write would wait, whatever the flag says), which are copied.
+  // How the command's bytes reach our `fd`: splice() to a pipe (SPLICE_F_NONBLOCK holds for both ends) or
+  // /dev/null. Copied to the rest: a regular file in whole-buffer writes (no reader to wait for; and write() takes
+  // the file position under the kernel's lock, splice() does not, so writers sharing the file, as `make -j >log`
+  // makes them, would overwrite each other), a terminal or a socket in PIPE_BUF ones.
   static void ChooseHow(int fd, Stream& s) {
     struct stat st;
     const int flags = fcntl(fd, F_GETFL);
     if (fstat(fd, &st) != 0 || flags < 0) return;
     if (S_ISREG(st.st_mode)) s.chunk = sizeof s.buf;
-    s.splice = (flags & O_APPEND) == 0 && (S_ISFIFO(st.st_mode) || S_ISREG(st.st_mode) ||
-                                           (S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3)));
+    s.splice = (flags & O_APPEND) == 0 && (S_ISFIFO(st.st_mode) || (S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3)));
+  }
+
+  // Once the command has exited (Drain()): our output, full (EAGAIN: non-blocking, or splice), is waited for, as a
+  // blocking write would wait.
+  static void AwaitRoom(int fd) {
+    pollfd out = {fd, POLLOUT, 0};
+    (void)poll(&out, 1, -1);  // EINTR: the caller tries again, and comes back here if it must.
   }
 
   // Bytes waiting in the pipe `fd` (so that splice's EAGAIN is our output's doing, not an empty pipe's).
@@ -591,7 +600,7 @@ class Relay {
         CloseFrom(s);  // Our output is gone (EPIPE), as a failed write below.
         return false;
       }
-      s.splice = s.full = false;  // This output takes no splice (a file system without it): copy from now on.
+      s.splice = s.full = false;  // This output takes no splice after all: copy from now on.
     }
     if (s.len > s.off) {
       const ssize_t n = write(s.to, s.buf + s.off, s.len - s.off);
@@ -625,6 +634,10 @@ class Relay {
         continue;
       }
       if (n < 0 && errno == EINTR) continue;  // Interrupted before writing; write again.
+      if (n < 0 && errno == EAGAIN) {
+        AwaitRoom(s.to);
+        continue;
+      }
       s.len = s.off = 0;
       CloseFrom(s);
       return false;
@@ -923,10 +936,10 @@ int Run(const Options& options) {
   if (report.has_value()) {
     // Our KILL to the group is our end too, before we can reap the command: the report says now what the caller
     // will see (137, the command killed by KILL), with the command's usage read from /proc while it still lives.
-    monitor.before_killing_ourselves = [&] {
+    monitor.before_killing_ourselves = [&](int kills) {
       outcome.elapsed = uucore::MonotonicNow() - spawned;
       monitor.command_status = SIGKILL;  // The wait status of a process killed by KILL.
-      account(1);
+      account(kills);
       (void)timeout_report::AddLiveUsage(*child, &outcome);
       timeout_report::CommandEnded(*child, SIGKILL, &outcome);
       (void)finish(EndingFor(SIGKILL, monitor).status);
