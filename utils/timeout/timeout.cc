@@ -358,10 +358,10 @@ Ending EndingFor(int wait_status, const Monitor& monitor) {
 // a timerfd for the deadline (uucore::DeadlineTimer: ppoll's own timeout is 0.1% late) and descriptors. -i: the
 // command's stdout and stderr are pipes that timeout copies to its own, so every write is seen. Where timeout's
 // output is a pipe or /dev/null, splice() moves the bytes inside the kernel and timeout holds none; else (a file,
-// a terminal, a socket) each stream holds at most one chunk in flight. Either
-// way a pipe is read only once what came before is out, so a stalled reader of timeout's output stalls the
-// command as it would without timeout (and counts as inactivity). --tree with a cgroup: its cgroup.events, which
-// the kernel flags (POLLPRI) when the group empties.
+// a terminal, a socket) each stream holds at most one chunk in flight. Either way a pipe is read only once what
+// came before is out, so a stalled reader of timeout's output stalls the command as it would without timeout (and
+// counts as inactivity). --tree with a cgroup: its cgroup.events, which the kernel flags (POLLPRI) when the group
+// empties.
 class Relay {
  public:
   // A wake of Wait(): a signal (with its sender), the deadline, output moved, or the watched file changed.
@@ -555,7 +555,8 @@ class Relay {
     const int flags = fcntl(fd, F_GETFL);
     if (fstat(fd, &st) != 0 || flags < 0) return;
     if (S_ISREG(st.st_mode)) s.chunk = sizeof s.buf;
-    s.splice = (flags & O_APPEND) == 0 && (S_ISFIFO(st.st_mode) || (S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3)));
+    const bool dev_null = S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3);
+    s.splice = (flags & O_APPEND) == 0 && (S_ISFIFO(st.st_mode) || dev_null);
   }
 
   // Once the command has exited (Drain()): our output, full (EAGAIN: non-blocking, or splice), is waited for, as a
