@@ -107,10 +107,13 @@ TEST_F(AsPid1Test, WinchAndUrgArePassedOnWithoutCont) {
 }
 
 // With --tree the tree is frozen to be signalled (cgroup.freeze, or the /proc walk's SIGSTOP): a process that was
-// stopped before WINCH stays stopped after it, as without --tree. (Both backends continued it.)
+// stopped before WINCH stays stopped after it, as without --tree. (Both backends continued it.) The command waits
+// until the STOP has landed: a stop still on its way is not yet a stopped process.
 TEST_F(AsPid1Test, WinchLeavesAStoppedProcessOfTheTreeStopped) {
   const std::string script =
-      "sleep 10 & c=$!; kill -STOP $c; kill -WINCH 1; sleep 0.5; cut -d' ' -f3 /proc/$c/stat; kill -KILL $c";
+      "sleep 10 & c=$!; kill -STOP $c; "
+      "i=0; until [ \"$(cut -d' ' -f3 /proc/$c/stat)\" = T ] || [ $i -ge 500 ]; do sleep 0.01; i=$((i+1)); done; "
+      "kill -WINCH 1; sleep 0.5; cut -d' ' -f3 /proc/$c/stat; kill -KILL $c";
   const std::string winch = "timeout: sending signal WINCH to command 'sh'\n";
   if (Invoke({"timeout", "-v", "--tree", "10", "true"}).err == "timeout: --tree: backend cgroup\n") {
     CheckAsPid1({"cgroup backend", {"timeout", "-v", "--tree", "10", "sh", "-c", script}, 0, "T\n",
