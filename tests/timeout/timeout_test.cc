@@ -174,6 +174,28 @@ TEST(TimeoutTest, TimingOut) {
   }
 }
 
+// timeout stopped before its deadline, a backlog of 5,000 queued real-time signals for it, then continued after
+// the deadline: it has timed out (124), as GNU's (its ALRM is taken before the queued ones). It used to look at
+// the clock only when no signal was pending: it passed the signals on, the first one (default action) ended
+// `sleep`, and timeout died of it as of the command's own signal (163).
+TEST(TimeoutTest, ABacklogOfSignalsDoesNotHideTheDeadline) {
+  constexpr char kScript[] = R"sh(
+"$0" timeout 2 sleep 10 &
+t=$!
+sleep 0.2
+kill -STOP $t
+python3 -c 'import os, signal, sys
+for _ in range(5000): os.kill(int(sys.argv[1]), signal.SIGRTMIN + 1)' $t
+sleep 3
+kill -CONT $t
+wait $t
+echo $?
+)sh";
+  Result r = RunProgram("/bin/sh", {"sh", "-c", kScript, BinaryPath()});
+  EXPECT_EQ(r.out, "124\n");
+  EXPECT_EQ(r.err, "");
+}
+
 // The command's children are in timeout's group and are signalled too; they would otherwise hold stdout open for
 // 10 s, and the runner waits for stdout to close.
 TEST(TimeoutTest, SignalsTheWholeGroup) {

@@ -950,7 +950,11 @@ int Run(const Options& options) {
   // It has timed out however fast it ends now (GNU's timer, armed right after fork, has fired by then too): expire
   // before its exit can be seen, or a command quicker than our return from the spawn would escape a passed deadline.
   if (expired_while_starting) monitor.Expire();
-  for (;;) {
+  for (bool woke = false;; woke = true) {
+    // After every wake: the wait reports the deadline only when nothing else is pending, so a command that never
+    // pauses its output (-i), or a backlog of queued signals, would keep a passed deadline (the limit, -k's KILL)
+    // from ever being seen. (Not before the first wait: `timeout 10 true` reads no clock for it.)
+    if (woke && monitor.alarm().HasPassed()) monitor.Expire();
     int sig, code;
     pid_t sender;
     if (relay) {
@@ -965,10 +969,7 @@ int Run(const Options& options) {
         if (options.inactivity && !monitor.timed_out && !monitor.command_status.has_value()) {
           monitor.limit = timer();
         }
-        // What output does not move (-k's KILL, a limit run out) may have passed meanwhile: a command that never
-        // pauses would otherwise keep every wake an activity one, and never get it.
-        if (monitor.alarm().HasPassed()) monitor.Expire();
-        continue;
+        continue;  // What output does not move (-k's KILL) may have passed meanwhile: seen at the top.
       }
       if (event->sig == Relay::kWatched) {
         // cgroup.events changed (reading it re-arms it): when the group is empty, every process of the tree has
