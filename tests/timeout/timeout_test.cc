@@ -185,7 +185,10 @@ t=$!
 sleep 0.2
 kill -STOP $t
 python3 -c 'import os, signal, sys
-for _ in range(5000): os.kill(int(sys.argv[1]), signal.SIGRTMIN + 1)' $t
+try:
+    for _ in range(5000): os.kill(int(sys.argv[1]), signal.SIGRTMIN + 1)
+except OSError:  # EAGAIN: RLIMIT_SIGPENDING reached; fewer make the backlog shorter, not the test wrong.
+    pass' $t
 sleep 3
 kill -CONT $t
 wait $t
