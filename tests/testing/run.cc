@@ -78,6 +78,41 @@ std::vector<std::string> ChildEnvironment(const Options& options) {
   return env;
 }
 
+// Waits for `pid` to end, until `deadline` (Now()'s clock): on a pidfd, so the end is seen at once (else in steps of
+// 5 ms). Past the deadline it KILLs the program and the process group it leads (timeout leads one: the command and
+// its children with it), sets *hung, and reaps it. Returns waitpid's result.
+pid_t AwaitEnd(pid_t pid, double deadline, int* wait_status, bool* hung) {
+  const int pidfd = static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
+  const timespec step = {0, 5 * 1000 * 1000};
+  pid_t got;
+  while ((got = waitpid(pid, wait_status, WNOHANG)) == 0 && Now() < deadline) {
+    if (pidfd < 0) {
+      nanosleep(&step, nullptr);
+      continue;
+    }
+    pollfd p = {pidfd, POLLIN, 0};
+    (void)poll(&p, 1, static_cast<int>((deadline - Now()) * 1000) + 1);  // Readable once it has ended.
+  }
+  if (pidfd >= 0) close(pidfd);
+  if (got != 0) return got;
+  *hung = true;
+  kill(-pid, SIGKILL);
+  kill(pid, SIGKILL);
+  while ((got = waitpid(pid, wait_status, 0)) < 0 && errno == EINTR) {
+  }
+  return got;
+}
+
+// How a process with `wait_status` ended: its status (128 + N when killed by signal N) and that signal.
+void SetEnding(int wait_status, Result* result) {
+  if (WIFSIGNALED(wait_status)) {
+    result->signal = WTERMSIG(wait_status);
+    result->status = 128 + result->signal;
+  } else {
+    result->status = WEXITSTATUS(wait_status);
+  }
+}
+
 }  // namespace
 
 std::string RunfilePath(const std::string& path) {
@@ -142,25 +177,13 @@ Result SignalOnceStarted(const std::vector<std::string>& argv, const std::string
   if (got == 0) {
     if (access(started.c_str(), F_OK) != 0) ADD_FAILURE() << started << " did not appear";
     kill(pid, sig);
-    while ((got = waitpid(pid, &status, WNOHANG)) == 0 && Now() - start < limit_seconds) nanosleep(&step, nullptr);
+    got = AwaitEnd(pid, start + limit_seconds, &status, &result.hung);
   } else {
     ADD_FAILURE() << exec_argv[0] << " ended before " << started << " appeared";
   }
-  if (got == 0) {
-    result.hung = true;
-    kill(-pid, SIGKILL);  // timeout leads a process group of its own: the command and its children with it.
-    kill(pid, SIGKILL);
-    while ((got = waitpid(pid, &status, 0)) < 0 && errno == EINTR) {
-    }
-  }
   if (got < 0) ADD_FAILURE() << "waitpid: " << strerror(errno);
   result.seconds = Now() - start;
-  if (WIFSIGNALED(status)) {
-    result.signal = WTERMSIG(status);
-    result.status = 128 + result.signal;
-  } else {
-    result.status = WEXITSTATUS(status);
-  }
+  SetEnding(status, &result);
   result.err = ReadFile(err_path);
   return result;
 }
@@ -257,25 +280,10 @@ Result RunProgram(const std::string& path, const std::vector<std::string>& argv,
     if (fd >= 0) close(fd);
   }
   if (in_fd >= 0) close(in_fd);
-  // Bounded too: a program that closed its stdout and stderr may run on.
   int wstatus = 0;
-  pid_t got;
-  const timespec step = {0, 5000000};
-  while ((got = waitpid(pid, &wstatus, WNOHANG)) == 0 && Now() < deadline) nanosleep(&step, nullptr);
-  if (got == 0) {
-    result.hung = true;
-    kill(-pid, SIGKILL);
-    kill(pid, SIGKILL);
-  }
-  while (got <= 0 && (got = waitpid(pid, &wstatus, 0)) < 0 && errno == EINTR) {
-  }
+  (void)AwaitEnd(pid, deadline, &wstatus, &result.hung);  // Bounded too: one that closed stdout and stderr may run on.
   result.seconds = Now() - start;
-  if (WIFEXITED(wstatus)) {
-    result.status = WEXITSTATUS(wstatus);
-  } else if (WIFSIGNALED(wstatus)) {
-    result.signal = WTERMSIG(wstatus);
-    result.status = 128 + result.signal;
-  }
+  SetEnding(wstatus, &result);
   return result;
 }
 
