@@ -504,14 +504,9 @@ class Relay {
   void Drain() {
     for (Stream& s : streams_) {
       while (s.splice && s.from >= 0) {
-        const ssize_t n = splice(s.from, nullptr, s.to, nullptr, kSpliceMax, SPLICE_F_NONBLOCK);
-        if (n > 0 || (n < 0 && errno == EINTR)) continue;  // Moved, or interrupted before moving: go on.
-        if (n < 0 && errno == EAGAIN && Pending(s.from)) {
-          AwaitRoom(s.to);
-          continue;
-        }
-        if (n < 0 && errno == EINVAL) s.splice = false;  // Refused after all: copied below.
-        break;  // Empty for now, EOF, or an error: nothing more to move.
+        if (Move(s)) continue;
+        if (!s.full) break;  // Empty for now, EOF, or an error: nothing more to move. (Refused: copied below.)
+        AwaitRoom(s.to);
       }
       if (s.splice) continue;
       while (s.from >= 0 || s.len > s.off) {
