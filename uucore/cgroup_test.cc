@@ -112,6 +112,12 @@ std::string ReadAll(const std::string& path) {
   return text.str();
 }
 
+// /proc/PID/stat's state letter ("S", "T", ...), or "gone".
+std::string StateOf(pid_t pid) {
+  const std::string stat = ReadAll(absl::StrCat("/proc/", pid, "/stat"));
+  return stat.empty() ? std::string("gone") : stat.substr(stat.rfind(')') + 2, 1);
+}
+
 // Real groups, as root or in a delegated subtree. Skipped where cgroup2 is absent or not ours to write.
 class CgroupLeafTest : public testing::Test {
  public:
@@ -315,9 +321,9 @@ TEST_F(CgroupLeafTest, AChildThatTheHandlerForksIsNotSignalled) {
   const pid_t born = atoi(ReadAll(file).c_str());
   ASSERT_GT(born, 0);
   usleep(300000);  // A TERM sent to it would have ended it by now.
-  const std::string stat = ReadAll(absl::StrCat("/proc/", born, "/stat"));
-  ASSERT_FALSE(stat.empty()) << "the handler's child is gone";
-  EXPECT_EQ(stat.substr(stat.rfind(')') + 2, 1), "S") << stat;
+  const std::string state = StateOf(born);
+  ASSERT_NE(state, "gone") << "the handler's child is gone";
+  EXPECT_EQ(state, "S");
   EXPECT_THAT(leaf->Signal(SIGKILL), IsOk());
   EXPECT_TRUE(AwaitEmpty(*leaf));
   unlink(file.c_str());
@@ -330,27 +336,23 @@ TEST_F(CgroupLeafTest, LeaveKeepsAStoppedMemberStopped) {
   ASSERT_THAT(leaf, IsOk());
   StartIn(leaf->path(), "sleep 1000 & kill -STOP $!; exec sleep 1000");
   ASSERT_GE(AwaitProcs(*leaf, 2), 2u);
-  const auto state = [](pid_t pid) {
-    const std::string stat = ReadAll(absl::StrCat("/proc/", pid, "/stat"));
-    return stat.empty() ? std::string("gone") : stat.substr(stat.rfind(')') + 2, 1);
-  };
   std::vector<pid_t> procs;
   std::string states;
   const double give_up = Now() + 20;  // Until the STOP has landed.
   while (states != "ST" && states != "TS" && Now() < give_up) {
     procs = *leaf->Procs();
-    states = procs.size() == 2 ? state(procs[0]) + state(procs[1]) : "";
+    states = procs.size() == 2 ? StateOf(procs[0]) + StateOf(procs[1]) : "";
     usleep(10000);
   }
   ASSERT_TRUE(states == "ST" || states == "TS") << states;
   const pid_t stopped = states == "TS" ? procs[0] : procs[1];
   ASSERT_THAT(leaf->Signal(SIGWINCH, StoppedProcesses::kLeave), IsOk());
   EXPECT_FALSE(leaf->ReadEvents()->frozen);
-  EXPECT_EQ(state(stopped), "T");  // (The other, thawed, may be runnable for an instant.)
+  EXPECT_EQ(StateOf(stopped), "T");  // (The other, thawed, may be runnable for an instant.)
   ASSERT_THAT(leaf->Signal(SIGWINCH), IsOk());
   const double end = Now() + 20;  // Continued: runnable for an instant, then asleep again.
-  while (state(procs[0]) + state(procs[1]) != "SS" && Now() < end) usleep(10000);
-  EXPECT_EQ(state(procs[0]) + state(procs[1]), "SS");
+  while (StateOf(procs[0]) + StateOf(procs[1]) != "SS" && Now() < end) usleep(10000);
+  EXPECT_EQ(StateOf(procs[0]) + StateOf(procs[1]), "SS");
   EXPECT_THAT(leaf->Signal(SIGKILL), IsOk());
   EXPECT_TRUE(AwaitEmpty(*leaf));
 }
