@@ -21,7 +21,8 @@
 //               "exit":null,              its exit status, null when killed by a signal or not run
 //               "signal":"TERM",          the signal that killed it, or null
 //               "core":false},            it dumped core
-//    "elapsed_s":1.000123,                seconds from spawn to the command's end (monotonic), microseconds
+//    "elapsed_s":1.000123,                seconds from spawn (where DURATION counts from) to the command's end
+//                                         (monotonic), microseconds
 //    "cpu":{"user_s":0.000812,"sys_s":0.001001},   of the command and its reaped descendants
 //    "max_rss_kib":1234,                  the largest of them (wait4/getrusage), or null when unknown
 //    "tree":{"backend":null,              "cgroup", "proc" or "pgroup" with --tree; null without

@@ -714,6 +714,9 @@ int Run(const Options& options) {
     return options.duration == absl::ZeroDuration() ? uucore::Deadline::Never()
                                                      : uucore::Deadline::In(options.duration);
   };
+  // The report's elapsed_s counts from here too, read just before the deadline's own clock read: a command that
+  // timed out never reports less than DURATION (from the spawn's return it did, by the time its exec took).
+  const absl::Duration started = uucore::MonotonicNow();
   const uucore::Deadline first_alarm = timer();
   // --tree, --report and -i open descriptors of their own before the spawn: none may land on a closed 0, 1 or 2,
   // where it would take the command's output (the report, a cgroup) or our messages. Without them nothing is opened
@@ -864,7 +867,6 @@ int Run(const Options& options) {
     child = start();
     outcome.backend = BackendName(TreeBackend::kProc);
   }
-  const absl::Duration spawned = uucore::MonotonicNow();
   // The spawn returns once the command has exec'd: a deadline already passed then passed before it could end.
   const bool expired_while_starting = first_alarm.HasPassed();
   if (!child.ok()) {
@@ -933,7 +935,7 @@ int Run(const Options& options) {
     // Our KILL to the group is our end too, before we can reap the command: the report says now what the caller
     // will see (137, the command killed by KILL), with the command's usage read from /proc while it still lives.
     monitor.before_killing_ourselves = [&](int kills) {
-      outcome.elapsed = uucore::MonotonicNow() - spawned;
+      outcome.elapsed = uucore::MonotonicNow() - started;
       monitor.command_status = SIGKILL;  // The wait status of a process killed by KILL.
       account(kills);
       (void)timeout_report::AddLiveUsage(*child, &outcome);
@@ -999,7 +1001,7 @@ int Run(const Options& options) {
         return finish(uucore::kExitCanceled);
       }
       if (!monitor.command_status.has_value()) continue;
-      if (outcome.elapsed == absl::ZeroDuration()) outcome.elapsed = uucore::MonotonicNow() - spawned;
+      if (outcome.elapsed == absl::ZeroDuration()) outcome.elapsed = uucore::MonotonicNow() - started;
       if (options.kill_tree == KillTree::kOnExit && monitor.tree() && children_left && !monitor.tree_signalled) {
         monitor.CleanUpAfter();
       }
