@@ -17,9 +17,12 @@ void Write(absl::string_view bytes) { fwrite(bytes.data(), 1, bytes.size(), stdo
 
 }  // namespace
 
-uucore::QuotingStyle OutputQuotingStyle(const char* value) {
+uucore::QuotingStyle OutputQuotingStyle(const char* value, bool* named) {
+  const absl::optional<uucore::QuotingStyle> style =
+      value != nullptr ? uucore::ParseQuotingStyle(value) : absl::optional<uucore::QuotingStyle>();
+  if (named != nullptr) *named = style.has_value();
+  if (style.has_value()) return *style;
   if (value == nullptr) return uucore::QuotingStyle::kShellEscape;
-  if (absl::optional<uucore::QuotingStyle> style = uucore::ParseQuotingStyle(value)) return *style;
   uucore::Error(
       uucore::Format("ignoring invalid value of environment variable QUOTING_STYLE: %s", uucore::Quote(value)));
   return uucore::QuotingStyle::kShellEscape;

@@ -13,8 +13,8 @@ namespace env {
 // The style that VALUE (the caller's QUOTING_STYLE, nullptr when unset) names, as ls reads it (a style's name or
 // an unambiguous abbreviation: uucore::ParseQuotingStyle), else shell-escape. A value that names no style is
 // reported on stderr, "NAME: ignoring invalid value of environment variable QUOTING_STYLE: 'VALUE'", and the
-// default is used.
-uucore::QuotingStyle OutputQuotingStyle(const char* value);
+// default is used. With named, *named says whether VALUE named a style (false when unset or invalid).
+uucore::QuotingStyle OutputQuotingStyle(const char* value, bool* named = nullptr);
 
 // PrintEntry()
 //

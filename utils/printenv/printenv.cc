@@ -53,9 +53,9 @@ Options ParseArgs(int argc, char* argv[]) {
 }
 
 int Run(const Options& options) {
-  const char* requested = getenv("QUOTING_STYLE");
+  bool asked = false;  // QUOTING_STYLE names a style; an invalid one counts as unset (warned about), as ls takes it.
   const uucore::QuotingStyle style =
-      options.null ? uucore::QuotingStyle::kLiteral : env::OutputQuotingStyle(requested);
+      options.null ? uucore::QuotingStyle::kLiteral : env::OutputQuotingStyle(getenv("QUOTING_STYLE"), &asked);
   if (*options.variables == nullptr) {
     for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
       env::PrintEntry(*entry, options.null, style);
@@ -63,8 +63,7 @@ int Run(const Options& options) {
     return uucore::kExitSuccess;
   }
   // A value alone, unasked, is quoted for a reader at a terminal only: a script's $(printenv VAR) takes it as it is.
-  // An invalid QUOTING_STYLE counts as unset (warned about above), as ls takes it. (-0 prints values as they are.)
-  const bool asked = requested != nullptr && uucore::ParseQuotingStyle(requested).has_value();
+  // (-0 prints values as they are.)
   const uucore::QuotingStyle value_style =
       options.null || (!asked && !isatty(STDOUT_FILENO)) ? uucore::QuotingStyle::kLiteral : style;
   int status = uucore::kExitSuccess;
