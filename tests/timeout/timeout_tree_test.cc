@@ -376,6 +376,13 @@ TEST_F(ReportTest, ATimedOutCommandRanAtLeastTheDuration) {
   }
 }
 
+// The report names the signal as -v does: 0 as "0" (GNU 9.10's "sending signal 0"), not kill -l's "EXIT".
+TEST_F(ReportTest, SignalZeroIsNamedAsVerboseNamesIt) {
+  ExpectCase({"-s 0", {"timeout", "-v", "-s", "0", "--report=" + file(), "0.05", "sleep", "0.3"}, 124, "",
+              "timeout: sending signal 0 to command 'sleep'\n"});
+  EXPECT_EQ(Field(file(), "d['signal'], d['timed_out'], d['command']['exit']"), "0 True 0\n");
+}
+
 TEST_F(ReportTest, ACommandThatExits124ItselfDidNotTimeOut) {
   ExpectCase({"124 of its own", {"timeout", "--report=" + file(), "10", "sh", "-c", "exit 124"}, 124, "", ""});
   EXPECT_EQ(Flatten(file()), Flat(124, false, "None", false, "124", "None"));

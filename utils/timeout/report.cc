@@ -86,12 +86,12 @@ std::string Seconds(absl::Duration d) {
 }
 
 std::string SignalOrNull(const std::optional<int>& sig) {
-  return sig.has_value() ? JsonString(uucore::SignalName(*sig)) : "null";
+  return sig.has_value() ? JsonString(SignalWord(*sig)) : "null";
 }
 
 std::string SignalList(const std::vector<int>& sigs) {
   return absl::StrCat("[", absl::StrJoin(sigs, ",", [](std::string* out, int sig) {
-    out->append(JsonString(uucore::SignalName(sig)));
+    out->append(JsonString(SignalWord(sig)));
   }), "]");
 }
 
@@ -250,6 +250,8 @@ int NamedTemporary(const std::string& prefix, std::string* path) {
 }
 
 }  // namespace
+
+std::string SignalWord(int sig) { return sig == 0 ? "0" : uucore::SignalName(sig); }
 
 void CommandEnded(pid_t pid, int wait_status, Outcome* outcome) {
   outcome->command.pid = pid;

@@ -68,6 +68,12 @@ struct Outcome {
   std::optional<std::string> error;
 };
 
+// SignalWord()
+//
+// How -v and the report name a signal: without "SIG" ("TERM", "RTMIN+1"), and 0 and a number without a name as
+// the number ("0", "32"), as GNU 9.10's -v prints them ("sending signal 0").
+std::string SignalWord(int sig);
+
 // CommandEnded()
 //
 // Fills command.pid, exit, signal and core from a wait status (waitpid's), as a shell reads it.

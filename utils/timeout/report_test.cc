@@ -128,6 +128,21 @@ TEST(ToJsonTest, APythonJsonParserReadsItBack) {
             "\\ufffd\\ufffd\\ufffd \\u2028 q\\\" b\\\\ \\ufffd\"}");
 }
 
+// As -v names them (GNU 9.10's "sending signal 0"): 0 and a number without a name as the number, not "EXIT".
+TEST(ToJsonTest, SignalZeroAndUnnamedNumbersAreNumbers) {
+  Outcome o;
+  o.status = 124;
+  o.timed_out = true;
+  o.signal = 0;
+  EXPECT_NE(ToJson(o).find("\"signal\":\"0\","), std::string::npos) << ToJson(o);
+  o.signal = 32;
+  EXPECT_NE(ToJson(o).find("\"signal\":\"32\","), std::string::npos) << ToJson(o);
+  EXPECT_EQ(SignalWord(0), "0");
+  EXPECT_EQ(SignalWord(32), "32");
+  EXPECT_EQ(SignalWord(SIGTERM), "TERM");
+  EXPECT_EQ(SignalWord(SIGRTMIN + 1), "RTMIN+1");
+}
+
 TEST(JsonStringTest, EscapesAndRepairs) {
   const struct {
     const char* in;

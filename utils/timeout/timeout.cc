@@ -211,8 +211,7 @@ struct Monitor {
   // -v: GNU's words, in the user's language; a notice that cannot be written changes no exit status (GNU 9.10).
   void Report(int sig, bool descendants = false) const {
     if (!options.verbose) return;
-    // 0 and unnamed numbers as numbers ("sending signal 0"), as GNU 9.10; names without "SIG".
-    const std::string name = sig == 0 ? "0" : uucore::SignalName(sig);
+    const std::string name = timeout_report::SignalWord(sig);  // "sending signal 0", as GNU 9.10.
     const std::string command = uucore::Quote(options.command[0]);
     uucore::Notice(descendants ? uucore::Format("sending signal %s to the descendants of command %s", name, command)
                                : uucore::Format("sending signal %s to command %s", name, command));
