@@ -260,9 +260,17 @@ TEST(TreeTest, SignalsDescendantsThatLeftGroupAndSession) {
 }
 
 TEST(TreeTest, KillAfterAppliesToEveryDescendant) {
+  // The command ignores TERM too, so it is still there for the KILL, which -v names as sent to it.
   Check({"a daemon that ignores TERM gets KILL after -k",
-         {"timeout", "-v", "-k", "0.2", "--tree", "0.2", "sh", "-c", "setsid sh -c \"trap '' TERM; sleep 10\" & wait"},
-         124, "", BackendLine() + "timeout: sending signal TERM to command 'sh'\ntimeout: sending signal KILL to command 'sh'\n"});
+         {"timeout", "-v", "-k", "0.2", "--tree", "0.2", "sh", "-c",
+          "trap '' TERM; setsid sh -c 'sleep 10' & wait"},
+         137, "", BackendLine() + "timeout: sending signal TERM to command 'sh'\ntimeout: sending signal KILL to command 'sh'\n"});
+  // A command that died of the TERM leaves only its descendants for the KILL; -v says so.
+  Check({"after the command's end -k's KILL goes to the descendants",
+         {"timeout", "-v", "-k", "0.5", "--tree", "0.2", "sh", "-c", "setsid sh -c \"trap '' TERM; sleep 10\" & wait"},
+         124, "",
+         BackendLine() + "timeout: sending signal TERM to command 'sh'\n"
+                         "timeout: sending signal KILL to the descendants of command 'sh'\n"});
 }
 
 TEST(TreeTest, WaitsForTheTreeAfterSignallingIt) {
@@ -279,6 +287,14 @@ TEST(TreeTest, OnExitCleansUpWhatTheCommandLeft) {
   Check({"--tree=exit -v names the descendants",
          {"timeout", "-v", "--tree=exit", "10", "sh", "-c", "(sleep 10 &); exit 0"}, 0, "",
          BackendLine() + "timeout: sending signal TERM to the descendants of command 'sh'\n"});
+  // -k's KILL after the command's exit goes to the descendants too, and -v says so (it named the command).
+  Check({"--tree=exit -k: -v names the descendants for the KILL too",
+         {"timeout", "-v", "-k", "0.2", "--tree=exit", "10", "sh", "-c",
+          "d=$(mktemp -d); (trap '' TERM; : >\"$d/r\"; exec sleep 10) & "
+          "until [ -e \"$d/r\" ]; do sleep 0.01; done; rm -r \"$d\"; exit 3"},
+         3, "",
+         BackendLine() + "timeout: sending signal TERM to the descendants of command 'sh'\n"
+                         "timeout: sending signal KILL to the descendants of command 'sh'\n"});
   Check({"--tree=exit with nothing left sends nothing", {"timeout", "-v", "--tree=exit", "10", "sh", "-c", "exit 5"},
          5, "", BackendLine()});
   // Plain --tree is GNU on the command's own exit: the leftover lives on (and holds stdout for its 1 s).

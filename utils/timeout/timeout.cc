@@ -238,7 +238,7 @@ struct Monitor {
 
   // `cont`: follow with SIGCONT, so that a stopped process acts on the signal; without, one stays stopped.
   void Send(int sig, bool cont = true) {
-    Report(sig);
+    Report(sig, /*descendants=*/command_status.has_value());  // --tree after the command's exit: only they are left.
     if (tree()) {
       // Every descendant, frozen first so none can fork out of reach (uucore/cgroup.h, uucore/process_tree.h).
       if (cont) tree_signalled = true;
