@@ -104,6 +104,13 @@ TEST_F(ReportFileTest, EveryOtherEndLeavesOnlyTheReport) {
   EXPECT_EQ(Field(file, "d['status'], d['command']['signal']"), "143 TERM\n");
 }
 
+// A report that cannot be written at the end is timeout's own write error: 125 in place of the command's 3, so the
+// caller knows no report came.
+TEST_F(ReportFileTest, AReportThatCannotBeWrittenIsAnError) {
+  ExpectCase({"full", {"timeout", "--report=/dev/full", "10", "sh", "-c", "exit 3"}, 125, "",
+              "timeout: error writing '/dev/full': No space left on device\n"});
+}
+
 TEST_F(ReportFileTest, AFifoWithoutAReaderIsRefusedAtOnce) {
   // Before: timeout blocked in open() for ever, its timer not even started, every signal but KILL blocked.
   const std::string fifo = dir_ + "/ff";
