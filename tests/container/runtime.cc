@@ -498,7 +498,9 @@ bool Container::Kill(const std::string& signal) {
 }
 
 int Container::Wait(double seconds) {
-  if (start_pid_ > 0) WaitLimited(start_pid_, 30), start_pid_ = 0;  // `runc start` returns once PID 1 has exec'd.
+  // `runc start` returns once runc's init has been let go to exec PID 1's program, not after the exec (a signal sent
+  // at once can land before it): reaped here, it says nothing of PID 1.
+  if (start_pid_ > 0) WaitLimited(start_pid_, 30), start_pid_ = 0;
   if (reaped_ || pid_ <= 0) return status_;
   const int pidfd = static_cast<int>(syscall(SYS_pidfd_open, pid_, 0));
   if (pidfd < 0) return -1;
