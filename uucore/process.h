@@ -137,7 +137,8 @@ absl::Status SendSignal(pid_t pid, int sig);
 // What signalling a whole tree (CgroupLeaf::Signal(), SignalDescendants()) does to a process that is stopped.
 // kContinue: SIGCONT after the signal, so that it acts on it, as timeout continues a process group it signals.
 // kLeave: a process stopped before stays stopped (its signal waits), for a signal that asks nothing of it (WINCH,
-// URG); only the call's own freeze is undone.
+// URG) or one that stops it (TSTP, TTIN, TTOU: with a SIGSTOP freeze, that CONT comes first, since a CONT discards
+// a pending stop signal); only the call's own freeze is undone.
 enum class StoppedProcesses { kContinue, kLeave };
 
 // PidfdOpen()

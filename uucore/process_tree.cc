@@ -227,15 +227,22 @@ bool Alive(const Target& target) { return SignalVia(target.pid, target.pidfd, 0)
 // nobody can fork any more. Freeze unless the signal itself stops all forking (KILL), or is the freeze (STOP).
 bool FreezesFirst(int sig) { return sig != SIGKILL && sig != SIGSTOP; }
 
+// The signals that stop a process by default and that it may catch.
+bool IsStopSignal(int sig) { return sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU; }
+
 // The end of a walk that sent each target its first signal: with the tree frozen, the signal itself and then CONT;
 // every pidfd closed. Returns how many were signalled.
 int FinishSignalling(const std::vector<Target>& targets, int sig, StoppedProcesses stopped) {
-  if (FreezesFirst(sig)) {
-    for (const Target& target : targets) SendTo(target, sig);
+  // SIGCONT discards a pending stop signal: TSTP, TTIN or TTOU (kLeave) goes to each process right after the CONT
+  // that undoes the walk's own STOP (one stopped before stays stopped and gets no CONT).
+  const bool continue_first = IsStopSignal(sig) && stopped == StoppedProcesses::kLeave;
+  for (const Target& target : targets) {
+    if (continue_first && !target.stopped_before) SendTo(target, SIGCONT);
+    if (FreezesFirst(sig)) SendTo(target, sig);
   }
   // A stopped process acts on the signal only once continued; STOP too is followed by CONT, as timeout continues
   // the group it signals (and the cgroup backend its group). kLeave: only the walk's own STOP is undone.
-  if (sig != SIGKILL && sig != SIGCONT) {
+  if (!continue_first && sig != SIGKILL && sig != SIGCONT) {
     for (const Target& target : targets) {
       if (stopped == StoppedProcesses::kContinue || (FreezesFirst(sig) && !target.stopped_before)) {
         SendTo(target, SIGCONT);

@@ -269,6 +269,25 @@ TEST_P(SignalTreeTest, LeaveKeepsAStoppedDescendantStopped) {
   EXPECT_EQ(StateOf(stopped), 'S');
 }
 
+// A stop signal (TSTP, TTIN, TTOU) stops the tree: the CONT that undoes the walk's own STOP used to come after it,
+// and SIGCONT discards pending stop signals, so the descendants ran on.
+TEST_P(SignalTreeTest, AStopSignalStopsTheTree) {
+  RunShell("exec sleep 100");
+  std::vector<pid_t> tree = AwaitDescendants(1, GetParam());
+  ASSERT_EQ(tree.size(), 1u);
+  for (int sig : {SIGTSTP, SIGTTIN, SIGTTOU}) {
+    absl::StatusOr<int> n = SignalDescendants(getpid(), sig, GetParam(), StoppedProcesses::kLeave);
+    ASSERT_THAT(n.status(), IsOk());
+    EXPECT_EQ(*n, 1);
+    const double end = Now() + 20;
+    while (StateOf(tree[0]) != 'T' && Now() < end) usleep(10000);
+    EXPECT_EQ(StateOf(tree[0]), 'T') << sig;
+    ASSERT_EQ(kill(tree[0], SIGCONT), 0);
+    while (StateOf(tree[0]) != 'S' && Now() < end) usleep(10000);
+    ASSERT_EQ(StateOf(tree[0]), 'S') << sig;
+  }
+}
+
 // The main thread exits and another thread runs on: /proc shows the process as a zombie ('Z'), yet it is alive,
 // and a tree walk that skipped zombies left it running (timeout --tree would then wait for it for ever).
 TEST_F(ProcessTreeTest, AProcessWhoseMainThreadExitedIsStillADescendant) {

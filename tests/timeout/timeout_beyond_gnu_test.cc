@@ -106,6 +106,45 @@ TEST_F(AsPid1Test, WinchAndUrgArePassedOnWithoutCont) {
   }
 }
 
+// As PID 1, the job-control signals are passed on too, without a CONT after them, as tini and dumb-init pass them
+// on (`docker kill -s TSTP` stops the application, `-s CONT` continues it); the kernel would drop them. The command
+// catches TSTP, and forks nothing until its trap has run (a child started meanwhile would be stopped too): its
+// background sleep, in its group, is stopped; it reads the sleep's state, then sends CONT to PID 1.
+std::string JobControlScript(const std::string& sig) {
+  const std::string state =
+      "i=0; until [ \"$(cut -d' ' -f3 /proc/$c/stat)\" = $1 ] || [ $i -ge 500 ]; do sleep 0.01; i=$((i+1)); done; "
+      "cut -d' ' -f3 /proc/$c/stat; ";
+  return "state() { " + state + "}; sleep 10 & c=$!; got=; trap got=1 " + sig + "; kill -" + sig +
+         " 1; while [ -z \"$got\" ]; do :; done; state T; kill -CONT 1; state S; kill $c";
+}
+
+std::string JobControlSent(const std::string& sig) {
+  return "timeout: sending signal " + sig + " to command 'sh'\ntimeout: sending signal CONT to command 'sh'\n";
+}
+
+TEST_F(AsPid1Test, JobControlSignalsArePassedOnWithoutCont) {
+  for (const char* sig : {"TSTP", "TTIN", "TTOU"}) {
+    CheckAsPid1({std::string(sig) + " stops the command's group, CONT continues it",
+                 {"timeout", "-v", "10", "sh", "-c", JobControlScript(sig)}, 0, "T\nS\n", JobControlSent(sig)});
+  }
+}
+
+// The same with --tree, through the tree's freeze: cgroup.freeze, or the /proc walk's SIGSTOP, whose CONT would
+// discard the TSTP if it came after it (the descendants ran on).
+TEST_F(AsPid1Test, JobControlSignalsReachTheTree) {
+  const std::string backend = Invoke({"timeout", "-v", "--tree", "10", "true"}).err;
+  CheckAsPid1({"--tree: TSTP stops the tree, CONT continues it",
+               {"timeout", "-v", "--tree", "10", "sh", "-c", JobControlScript("TSTP")}, 0, "T\nS\n",
+               backend + JobControlSent("TSTP")});
+  Check({"proc backend", {"unshare"}, 0, "T\nS\n",
+         "timeout: --tree: backend proc (no cgroup: no cgroup2 file system is mounted)\n" + JobControlSent("TSTP")},
+        RunProgram("/usr/bin/unshare",
+                   {"unshare", "--pid", "--fork", "--mount-proc", "--mount", "/bin/sh", "-c",
+                    "for m in $(findmnt -rn -t cgroup2 -o TARGET); do umount -l \"$m\" || exit 9; done; "
+                    "exec \"$0\" -v --tree 10 sh -c \"$1\"",
+                    dir_ + "/timeout", JobControlScript("TSTP")}));
+}
+
 // With --tree the tree is frozen to be signalled (cgroup.freeze, or the /proc walk's SIGSTOP): a process that was
 // stopped before WINCH stays stopped after it, as without --tree. (Both backends continued it.) The command waits
 // until the STOP has landed: a stop still on its way is not yet a stopped process.

@@ -14,7 +14,8 @@
 //                           Backend: a cgroup v2 leaf the command starts in, else the /proc walk, else the group.
 //       --report=FILE       one JSON object on how the command ended (utils/timeout/report.h); 125 if unopenable
 //   As PID 1 (always): reap every orphan; the command gets its own process group (and the terminal's foreground,
-//   if timeout's session has one); ALRM is passed on too, and -k starts only on expiry or TERM/INT/QUIT.
+//   if timeout's session has one); ALRM, WINCH, URG, TSTP, TTIN, TTOU and CONT are passed on too (the last six
+//   without a CONT after them), and -k starts only on expiry or TERM/INT/QUIT.
 // DURATION as uucore::ParseDuration (s, m, h, d suffixes; 0 disables the timer, `-k 0` the kill; "inf" waits forever).
 // Signals received (GNU 9.11): every one whose default action ends a process (passed_on: HUP INT QUIT ILL TRAP ABRT
 // BUS FPE USR1 SEGV USR2 PIPE TERM STKFLT XCPU XFSZ VTALRM PROF IO PWR SYS, SIGRTMIN..SIGRTMAX) is passed on to the
@@ -96,6 +97,14 @@ constexpr uucore::CommandLine kCommandLine = {"timeout", help::kTimeout, kShortO
 // calls instead of fifty sigaddset: ~1,200 instructions less on every run.
 constexpr int kNotPassedOn[] = {SIGCHLD, SIGCONT, SIGTSTP, SIGTTIN, SIGTTOU, SIGURG,
                                 SIGWINCH, SIGKILL, SIGSTOP, SIGALRM};
+
+// As PID 1 also passed on, though their default action ends no process, since the kernel would drop them for PID 1
+// and tini and dumb-init pass them on: a resize (WINCH: httpd's STOPSIGNAL), out-of-band data (URG) and job control
+// (`docker kill -s TSTP` stops the application, `-s CONT` continues it). Without the CONT that follows the others.
+constexpr int kPassedOnAsPid1[] = {SIGWINCH, SIGURG, SIGTSTP, SIGTTIN, SIGTTOU, SIGCONT};
+bool IsPassedOnAsPid1Only(int sig) {
+  return std::find(std::begin(kPassedOnAsPid1), std::end(kPassedOnAsPid1), sig) != std::end(kPassedOnAsPid1);
+}
 
 // As PID 1, the passed-on signals that ask the command to stop, and so start the -k clock (a reload HUP or a USR1
 // must not get the application KILLed -k later). Outside PID 1 every passed-on signal starts it, as in GNU.
@@ -294,7 +303,7 @@ struct Monitor {
                                   outcome->forwarded.end()) {
       outcome->forwarded.push_back(sig);
     }
-    Send(sig, /*cont=*/sig != SIGWINCH && sig != SIGURG);  // Those two only as PID 1: a resize, out-of-band data.
+    Send(sig, /*cont=*/!IsPassedOnAsPid1Only(sig));
     if (!pid1 || IsStopRequest(sig)) ArmKill();
   }
 
@@ -735,11 +744,8 @@ int Run(const Options& options) {
   sigfillset(&passed_on);
   for (int sig : kNotPassedOn) sigdelset(&passed_on, sig);
   if (pid1) sigaddset(&passed_on, SIGALRM);  // The application's alarm, not ours: our timer needs no signal.
-  // As PID 1 also WINCH and URG, which the kernel would drop: a runtime may stop a container with WINCH (httpd's
-  // STOPSIGNAL), as tini and dumb-init pass it on. Without the CONT that follows the others (Forward()).
   if (pid1) {
-    sigaddset(&passed_on, SIGWINCH);
-    sigaddset(&passed_on, SIGURG);
+    for (int sig : kPassedOnAsPid1) sigaddset(&passed_on, sig);
   }
   wait_set = passed_on;
   sigaddset(&wait_set, SIGCHLD);
