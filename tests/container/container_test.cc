@@ -126,5 +126,16 @@ TEST_F(ContainerTest, ASignalTheAppSendsItsOwnGroupDoesNotComeBackThroughPid1) {
   EXPECT_EQ(Lines(outcome.output), (std::vector<std::string>{"ready", "TERM 1"}));
 }
 
+// `docker kill -s TSTP` / `-s CONT`: passed on as tini and dumb-init pass them (a PID 1 that does not handle them
+// has the kernel drop them).
+TEST_F(ContainerTest, RuncKillTstpStopsTheAppAndContResumesIt) {
+  const Outcome outcome = StopAndContinue(Ours());
+  ASSERT_EQ(outcome.error, "");
+  EXPECT_TRUE(outcome.stopped) << "the app never stopped after TSTP";
+  EXPECT_EQ(outcome.note, "stopped");
+  EXPECT_EQ(outcome.statuses, std::vector<int>{0});
+  EXPECT_EQ(Lines(outcome.output), (std::vector<std::string>{"ready", "CONT"}));
+}
+
 }  // namespace
 }  // namespace container_testing

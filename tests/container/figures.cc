@@ -61,6 +61,7 @@ int Table() {
       {"Ctrl-C on the terminal: status; INTs the app got", CtrlC},
       {"Ctrl-Z, then SIGCONT to the app: status; stopped?", CtrlZ},
       {"app runs `kill(0, TERM)`: status; TERMs the app got (app exits 0)", KillOwnGroup},
+      {"`runc kill TSTP`, then `runc kill CONT`: status; stopped?", StopAndContinue},
   };
   printf("| scenario |");
   for (const Init& init : inits) printf(" %s |", init.name.c_str());

@@ -155,6 +155,32 @@ Outcome CtrlZ(const Init& init) {
   return outcome;
 }
 
+Outcome StopAndContinue(const Init& init) {
+  Outcome outcome;
+  Container container({Args(init, {"/app", "tty"})});
+  outcome.error = RunUntilReady(&container, "ready");
+  if (!outcome.error.empty()) return outcome;
+  const pid_t app = container.Child();
+  if (app <= 0) {
+    outcome.error = "the app is not PID 1's child";
+    return outcome;
+  }
+  if (!container.Kill("TSTP")) outcome.error = "runc kill TSTP failed";
+  for (const double deadline = Now() + 3; !outcome.stopped && Now() < deadline; usleep(5000)) {
+    outcome.stopped = ProcessState(app) == 'T';
+  }
+  outcome.note = outcome.stopped ? "stopped" : "never stopped";
+  if (!container.Kill("CONT")) outcome.error = "runc kill CONT failed";
+  container.WaitFor("CONT", 2);
+  const int status = container.Wait(2);
+  if (status < 0) kill(app, SIGCONT);  // Not passed on: as a shell's `fg`, straight to the app, so that it ends.
+  outcome.statuses.push_back(status < 0 ? container.Wait(5) : status);
+  if (status < 0) outcome.note += ", CONT not passed on";
+  container.Drain(0.5);
+  outcome.output = container.output();
+  return outcome;
+}
+
 Outcome KillOwnGroup(const Init& init) {
   Outcome outcome;
   Container container({Args(init, {"/app", "kill-group"})});

@@ -42,6 +42,9 @@ Outcome CtrlC(const Init& init);
 Outcome CtrlZ(const Init& init);
 // The app sends TERM to its own process group (a shell's `kill 0`) and reports how many TERMs it got.
 Outcome KillOwnGroup(const Init& init);
+// `runc kill ID TSTP` (is the app seen stopped?), then `runc kill ID CONT`: the app, continued, says "CONT" and
+// exits 0. No terminal.
+Outcome StopAndContinue(const Init& init);
 
 // One row of README's table for this outcome: "42; TERM 1" and the like.
 std::string Summary(const Outcome& outcome);
