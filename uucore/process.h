@@ -137,8 +137,10 @@ absl::Status SendSignal(pid_t pid, int sig);
 // What signalling a whole tree (CgroupLeaf::Signal(), SignalDescendants()) does to a process that is stopped.
 // kContinue: SIGCONT after the signal, so that it acts on it, as timeout continues a process group it signals.
 // kLeave: a process stopped before stays stopped (its signal waits), for a signal that asks nothing of it (WINCH,
-// URG) or one that stops it (TSTP, TTIN, TTOU: with a SIGSTOP freeze, that CONT comes first, since a CONT discards
-// a pending stop signal); only the call's own freeze is undone.
+// URG) or one that stops it (TSTP, TTIN, TTOU); only the call's own freeze is undone. With SignalDescendants()'s
+// SIGSTOP freeze, a process that takes TSTP, TTIN or TTOU at its default action just stays stopped (also in an
+// orphaned process group, where the kernel would discard the signal); one that catches it is continued, then sent it
+// (a CONT discards a pending stop signal), and could fork between the two.
 enum class StoppedProcesses { kContinue, kLeave };
 
 // PidfdOpen()

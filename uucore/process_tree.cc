@@ -227,17 +227,44 @@ bool Alive(const Target& target) { return SignalVia(target.pid, target.pidfd, 0)
 // nobody can fork any more. Freeze unless the signal itself stops all forking (KILL), or is the freeze (STOP).
 bool FreezesFirst(int sig) { return sig != SIGKILL && sig != SIGSTOP; }
 
+// Stopped ('T'), or in a tracing stop ('t'): back from any fork it was in, and forking no more until continued. (A
+// STOP sent to one process does not restart a fork under way, as a fatal or group-wide signal does: the child can
+// appear after the STOP was sent.)
+bool SeenStopped(const Stat& stat) { return stat.state == 'T' || stat.state == 't'; }
+
 // The signals that stop a process by default and that it may catch.
 bool IsStopSignal(int sig) { return sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU; }
+
+// Whether the process takes `sig` other than by its default action: it catches, ignores or blocks it (SigCgt, SigIgn
+// and SigBlk of /proc/PID/status; SigBlk is the main thread's). True when that cannot be read.
+bool TakesSignalItself(pid_t pid, int sig) {
+  char path[32];
+  snprintf(path, sizeof path, "/proc/%d/status", static_cast<int>(pid));
+  const std::string text = ReadSmallFile(AT_FDCWD, path, /*one_record=*/false);
+  for (const char* key : {"\nSigBlk:\t", "\nSigIgn:\t", "\nSigCgt:\t"}) {
+    const size_t at = text.find(key);
+    if (at == std::string::npos) return true;
+    if (((strtoull(text.c_str() + at + strlen(key), nullptr, 16) >> (sig - 1)) & 1) != 0) return true;
+  }
+  return false;
+}
 
 // The end of a walk that sent each target its first signal: with the tree frozen, the signal itself and then CONT;
 // every pidfd closed. Returns how many were signalled.
 int FinishSignalling(const std::vector<Target>& targets, int sig, StoppedProcesses stopped) {
-  // SIGCONT discards a pending stop signal: TSTP, TTIN or TTOU (kLeave) goes to each process right after the CONT
-  // that undoes the walk's own STOP (one stopped before stays stopped and gets no CONT).
+  // TSTP, TTIN or TTOU (kLeave): the walk's own STOP has already done what its default action does, so a process
+  // that takes it so stays stopped. One that catches, ignores or blocks it is continued and sent it at once (SIGCONT
+  // discards a pending stop signal). Continuing every process first let one fork before its signal came, and the
+  // child ran on. (One stopped before stays stopped and gets nothing.)
   const bool continue_first = IsStopSignal(sig) && stopped == StoppedProcesses::kLeave;
   for (const Target& target : targets) {
-    if (continue_first && !target.stopped_before) SendTo(target, SIGCONT);
+    if (continue_first) {
+      if (!target.stopped_before && TakesSignalItself(target.pid, sig)) {
+        SendTo(target, SIGCONT);
+        SendTo(target, sig);
+      }
+      continue;
+    }
     if (FreezesFirst(sig)) SendTo(target, sig);
   }
   // A stopped process acts on the signal only once continued; STOP too is followed by CONT, as timeout continues
@@ -274,9 +301,10 @@ bool FullyExited(int proc_fd, const Target& target, unsigned long long start_tim
 }
 
 // SignalDescendants() through /proc/PID/task/TID/children. Each pass walks down from the root, signalling each new
-// process before reading its children. A signalled process forks no more (a fork racing with the signal is
-// restarted by the kernel), so its children file read after the signal is final, provided the process was not
-// already exiting (and handing its children up to a reaper, possibly after we read the reaper's). "Not exiting" is
+// process before reading its children. A signalled process forks no more once the signal has landed (KILL aborts a
+// fork under way; a STOP lets it finish, so the freeze counts only a read after /proc showed the process stopped),
+// so its children file read then is final, provided the process was not already exiting (and handing its children
+// up to a reaper, possibly after we read the reaper's). "Not exiting" is
 // known from any later stat that shows neither PF_EXITING nor a zombie, since exiting cannot be undone. The walk is
 // over when a pass finds nobody new, every signalled process is where the pass found it and known complete, and
 // those no longer found had exited entirely before the pass began (their children were handed up in time for it).
@@ -319,7 +347,7 @@ absl::StatusOr<int> SignalByChildrenFiles(pid_t root, int sig, StoppedProcesses 
         if (polls[i].revents != 0) polled[i]->resolved = true;
       }
     }
-    bool clean = true, found_new = false;
+    bool clean = true, found_new = false, awaiting_stop = false;
     const std::optional<Stat> root_stat = ReadStat(proc.fd(), root);
     std::vector<std::pair<pid_t, pid_t>> queue;  // (pid, the parent whose children file listed it)
     for (pid_t child : ChildrenFromFiles(proc.fd(), root, root_stat.has_value() ? root_stat->threads : 2)) {
@@ -387,7 +415,13 @@ absl::StatusOr<int> SignalByChildrenFiles(pid_t root, int sig, StoppedProcesses 
       if (!k.complete && !k.resolved) clean = false;
       if (!stat->live()) continue;  // Its children went to a reaper at its exit.
       for (pid_t child : ChildrenFromFiles(proc.fd(), pid, stat->threads)) queue.emplace_back(child, pid);
-      if (k.read_pass < 0) k.read_pass = pass;
+      // Frozen by STOP, a process's children are final once read after it was seen stopped (the stat above): a fork
+      // under way when the STOP came may still have been adding a child before that.
+      if (k.read_pass < 0 && (first != SIGSTOP || SeenStopped(*stat) || MonotonicSeconds() >= wait_until)) {
+        k.read_pass = pass;
+      } else if (k.read_pass < 0) {
+        awaiting_stop = true;
+      }
     }
     for (const auto& [key, k] : known) {
       if (k.visited_pass != pass && !k.resolved) clean = false;  // Missed by this pass, and maybe still alive.
@@ -422,6 +456,7 @@ absl::StatusOr<int> SignalByChildrenFiles(pid_t root, int sig, StoppedProcesses 
     }
     // Bounded: past the wait, two more passes at most, whatever has not settled.
     if (MonotonicSeconds() >= wait_until && ++passes_after_wait > 2) break;
+    if (awaiting_stop) usleep(50);  // A STOP takes a moment to land (longer in D state): no hot loop meanwhile.
   }
   return FinishSignalling(targets, sig, stopped);
 }
@@ -465,6 +500,10 @@ absl::StatusOr<int> SignalDescendants(pid_t root, int sig, Enumeration how, Stop
   };
   absl::Status status = absl::OkStatus();
   std::set<pid_t> previous_tree;
+  // Frozen by STOP: every process signalled so far was seen stopped in the pass before, so none was still in a fork
+  // that could add a child after that pass's listing (see SeenStopped). Bounded: 5 s, then as if it had.
+  bool stopped_before_this_pass = first != SIGSTOP;
+  const double wait_until = MonotonicSeconds() + 5;
   // Until a pass finds nobody new and lists what the pass before listed: everyone found so far is frozen (or dead)
   // and cannot fork, and nobody left the tree during the listing. A parent that exits while the listing runs can
   // hide a child read before it (after a pid wrap) with the parent's pid, reparented only later; the next pass
@@ -477,6 +516,7 @@ absl::StatusOr<int> SignalDescendants(pid_t root, int sig, Enumeration how, Stop
     }
     std::set<pid_t> tree(listed->begin(), listed->end());
     bool found_new = false;
+    bool all_stopped = true;  // Every process signalled before this pass, as its stat in this pass shows.
     for (pid_t pid : *listed) {
       const int pidfd = PidfdOpen(pid);
       if (pidfd < 0 && errno == ESRCH) continue;  // Exited (and reaped) since the listing.
@@ -488,6 +528,10 @@ absl::StatusOr<int> SignalDescendants(pid_t root, int sig, Enumeration how, Stop
         found_new = true;  // It exited; whoever took its pid is looked at in the next pass.
         continue;
       }
+      if (first == SIGSTOP && stat.has_value() && seen.count({pid, stat->start_time}) != 0 && stat->live() &&
+          !stat->exiting() && !SeenStopped(*stat)) {
+        all_stopped = false;
+      }
       if (!stat.has_value() || seen.count({pid, stat->start_time}) != 0 ||
           (stat->ppid != root && tree.count(stat->ppid) == 0 && !signalled_pid(stat->ppid))) {
         if (pidfd >= 0) close(pidfd);
@@ -498,7 +542,10 @@ absl::StatusOr<int> SignalDescendants(pid_t root, int sig, Enumeration how, Stop
       SendTo(targets.back(), first);
       found_new = true;
     }
-    if (!found_new && tree == previous_tree) break;
+    if (!found_new && tree == previous_tree && stopped_before_this_pass) break;
+    const bool settled = all_stopped || MonotonicSeconds() >= wait_until;
+    stopped_before_this_pass = first != SIGSTOP || (settled && !found_new);
+    if (!found_new && !settled) usleep(50);  // A STOP takes a moment to land: no hot loop meanwhile.
     previous_tree = std::move(tree);
   }
   const int signalled = FinishSignalling(targets, sig, stopped);

@@ -55,10 +55,12 @@ bool HasChildrenFiles();
 // Sends `sig` to every descendant of `root` (the caller or one of its descendants), including those that appear
 // while this runs, and returns how many processes were signalled. The way it stays exact:
 //   - Freeze first: each descendant found is sent SIGSTOP, and the tree is listed again until a pass finds nobody
-//     new. A stopped process cannot fork, and a fork that races with the SIGSTOP either completes before the signal
-//     is queued (so the child is visible to the next pass) or is restarted by the kernel after the stop. Then every
-//     frozen process gets `sig` and then SIGCONT, so a handler for `sig` runs once the process is continued. With
-//     `stopped` kLeave, SIGCONT goes only to those this call stopped: one stopped before stays stopped.
+//     new. A stopped process cannot fork; but a fork under way when the SIGSTOP comes is not restarted (only a
+//     fatal or group-wide signal does that) and can add its child afterwards, until the process actually stops: so
+//     a process's children count as known only once read after /proc showed it stopped ('T'). Then every frozen
+//     process gets `sig` and then SIGCONT, so a handler for `sig` runs once the process is continued. With
+//     `stopped` kLeave, SIGCONT goes only to those this call stopped: one stopped before stays stopped; TSTP, TTIN
+//     and TTOU are done by the freeze itself for a process that takes them at their default action (process.h).
 //   - With SIGKILL no freeze is needed (a killed process forks no more): each pass kills what it finds. SIGSTOP is
 //     the freeze itself, and then every process is sent SIGCONT (as timeout continues the group it signals).
 //   - kChildrenFiles (kAuto where the kernel has them): each pass walks down from root and signals a process before
