@@ -78,6 +78,23 @@ std::string Trimmed(std::string s) {
   return out;
 }
 
+// The app (PID 1's child) once it has said "ready"; 0, with outcome->error set, if it never did or is not there.
+pid_t ReadyApp(Container* container, Outcome* outcome) {
+  outcome->error = RunUntilReady(container, "ready");
+  if (!outcome->error.empty()) return 0;
+  const pid_t app = container->Child();
+  if (app <= 0) outcome->error = "the app is not PID 1's child";
+  return app > 0 ? app : 0;
+}
+
+// Whether the app stops within 3 s: outcome->stopped, and the note for the table.
+void AwaitStopped(pid_t app, Outcome* outcome) {
+  for (const double deadline = Now() + 3; !outcome->stopped && Now() < deadline; usleep(5000)) {
+    outcome->stopped = ProcessState(app) == 'T';
+  }
+  outcome->note = outcome->stopped ? "stopped" : "never stopped";
+}
+
 }  // namespace
 
 Outcome StopSignal(const Init& init) { return ReadyThenKill(Args(init, {"/app", "wait-term"}), "TERM", 10); }
@@ -135,19 +152,11 @@ Outcome CtrlC(const Init& init) {
 Outcome CtrlZ(const Init& init) {
   Outcome outcome;
   Container container({Args(init, {"/app", "tty"}), /*terminal=*/true});
-  outcome.error = RunUntilReady(&container, "ready");
-  if (!outcome.error.empty()) return outcome;
-  const pid_t app = container.Child();
-  if (app <= 0) {
-    outcome.error = "the app is not PID 1's child";
-    return outcome;
-  }
+  const pid_t app = ReadyApp(&container, &outcome);
+  if (app == 0) return outcome;
   container.Type("\x1a");
-  for (const double deadline = Now() + 3; !outcome.stopped && Now() < deadline; usleep(5000)) {
-    outcome.stopped = ProcessState(app) == 'T';
-  }
-  outcome.note = outcome.stopped ? "stopped" : "never stopped";
-  kill(app, SIGCONT);  // What `fg` sends, straight to the app: no init passes CONT on.
+  AwaitStopped(app, &outcome);
+  kill(app, SIGCONT);  // What `fg` sends, straight to the app.
   container.WaitFor("CONT", 5);
   outcome.statuses.push_back(container.Wait(5));
   container.Drain(0.5);
@@ -158,18 +167,10 @@ Outcome CtrlZ(const Init& init) {
 Outcome StopAndContinue(const Init& init) {
   Outcome outcome;
   Container container({Args(init, {"/app", "tty"})});
-  outcome.error = RunUntilReady(&container, "ready");
-  if (!outcome.error.empty()) return outcome;
-  const pid_t app = container.Child();
-  if (app <= 0) {
-    outcome.error = "the app is not PID 1's child";
-    return outcome;
-  }
+  const pid_t app = ReadyApp(&container, &outcome);
+  if (app == 0) return outcome;
   if (!container.Kill("TSTP")) outcome.error = "runc kill TSTP failed";
-  for (const double deadline = Now() + 3; !outcome.stopped && Now() < deadline; usleep(5000)) {
-    outcome.stopped = ProcessState(app) == 'T';
-  }
-  outcome.note = outcome.stopped ? "stopped" : "never stopped";
+  AwaitStopped(app, &outcome);
   if (!container.Kill("CONT")) outcome.error = "runc kill CONT failed";
   container.WaitFor("CONT", 2);
   const int status = container.Wait(2);
