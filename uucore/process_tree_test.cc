@@ -313,7 +313,7 @@ TEST_P(SignalTreeTest, AStopSignalLeavesNoForkedChildRunning) {
     }
   }
   ASSERT_GT(forker, 0);
-  ASSERT_EQ(AwaitDescendants(1, GetParam()).size(), 1u);
+  ASSERT_GE(AwaitDescendants(1, GetParam()).size(), 1u);  // The forker, and maybe a child of it already.
   for (int round = 0; round < 300; ++round) {
     const int sig = round % 2 == 0 ? SIGTSTP : SIGSTOP;
     ASSERT_THAT(SignalDescendants(getpid(), sig, GetParam(), StoppedProcesses::kLeave).status(), IsOk());
