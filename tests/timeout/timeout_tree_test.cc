@@ -378,7 +378,7 @@ TEST_F(ReportTest, ATimedOutCommandRanAtLeastTheDuration) {
 
 // The report names the signal as -v does: 0 as "0" (GNU 9.10's "sending signal 0"), not kill -l's "EXIT".
 TEST_F(ReportTest, SignalZeroIsNamedAsVerboseNamesIt) {
-  ExpectCase({"-s 0", {"timeout", "-v", "-s", "0", "--report=" + file(), "0.05", "sleep", "0.3"}, 124, "",
+  ExpectCase({"-s 0", {"timeout", "-v", "-s", "0", "--report=" + file(), "0.05", "sleep", "1"}, 124, "",
               "timeout: sending signal 0 to command 'sleep'\n"});
   EXPECT_EQ(Field(file(), "d['signal'], d['timed_out'], d['command']['exit']"), "0 True 0\n");
 }
