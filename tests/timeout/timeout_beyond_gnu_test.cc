@@ -55,6 +55,15 @@ class AsPid1Test : public testing::Test {
     argv.insert(argv.end(), c.argv.begin() + 1, c.argv.end());
     Check(c, RunProgram("/usr/bin/unshare", argv));  // Messages name the program, not the link's path (GNU 9.10).
   }
+  // `timeout -v --tree 10 sh -c SCRIPT` as PID 1 with no cgroup2 mounted (unmounted in a private mount namespace),
+  // so that --tree takes the proc backend.
+  Result TreeAsPid1WithoutCgroup(const std::string& script) {
+    return RunProgram("/usr/bin/unshare",
+                      {"unshare", "--pid", "--fork", "--mount-proc", "--mount", "/bin/sh", "-c",
+                       "for m in $(findmnt -rn -t cgroup2 -o TARGET); do umount -l \"$m\" || exit 9; done; "
+                       "exec \"$0\" -v --tree 10 sh -c \"$1\"",
+                       dir_ + "/timeout", script});
+  }
   std::string dir_;
 };
 
@@ -138,11 +147,7 @@ TEST_F(AsPid1Test, JobControlSignalsReachTheTree) {
                backend + JobControlSent("TSTP")});
   Check({"proc backend", {"unshare"}, 0, "T\nS\n",
          "timeout: --tree: backend proc (no cgroup: no cgroup2 file system is mounted)\n" + JobControlSent("TSTP")},
-        RunProgram("/usr/bin/unshare",
-                   {"unshare", "--pid", "--fork", "--mount-proc", "--mount", "/bin/sh", "-c",
-                    "for m in $(findmnt -rn -t cgroup2 -o TARGET); do umount -l \"$m\" || exit 9; done; "
-                    "exec \"$0\" -v --tree 10 sh -c \"$1\"",
-                    dir_ + "/timeout", JobControlScript("TSTP")}));
+        TreeAsPid1WithoutCgroup(JobControlScript("TSTP")));
 }
 
 // With --tree the tree is frozen to be signalled (cgroup.freeze, or the /proc walk's SIGSTOP): a process that was
@@ -160,11 +165,7 @@ TEST_F(AsPid1Test, WinchLeavesAStoppedProcessOfTheTreeStopped) {
   }
   Check({"proc backend", {"unshare"}, 0, "T\n",
          "timeout: --tree: backend proc (no cgroup: no cgroup2 file system is mounted)\n" + winch},
-        RunProgram("/usr/bin/unshare",
-                   {"unshare", "--pid", "--fork", "--mount-proc", "--mount", "/bin/sh", "-c",
-                    "for m in $(findmnt -rn -t cgroup2 -o TARGET); do umount -l \"$m\" || exit 9; done; "
-                    "exec \"$0\" -v --tree 10 sh -c \"$1\"",
-                    dir_ + "/timeout", script}));
+        TreeAsPid1WithoutCgroup(script));
 }
 
 // As PID 1, ALRM is the application's: passed on, not an expiry (which would exit 124).
