@@ -252,27 +252,27 @@ bool TakesSignalItself(pid_t pid, int sig) {
 // The end of a walk that sent each target its first signal: with the tree frozen, the signal itself and then CONT;
 // every pidfd closed. Returns how many were signalled.
 int FinishSignalling(const std::vector<Target>& targets, int sig, StoppedProcesses stopped) {
-  // TSTP, TTIN or TTOU (kLeave): the walk's own STOP has already done what its default action does, so a process
-  // that takes it so stays stopped. One that catches, ignores or blocks it is continued and sent it at once (SIGCONT
-  // discards a pending stop signal). Continuing every process first let one fork before its signal came, and the
-  // child ran on. (One stopped before stays stopped and gets nothing.)
-  const bool continue_first = IsStopSignal(sig) && stopped == StoppedProcesses::kLeave;
-  for (const Target& target : targets) {
-    if (continue_first) {
-      if (!target.stopped_before && TakesSignalItself(target.pid, sig)) {
-        SendTo(target, SIGCONT);
-        SendTo(target, sig);
-      }
-      continue;
-    }
-    if (FreezesFirst(sig)) SendTo(target, sig);
-  }
-  // A stopped process acts on the signal only once continued; STOP too is followed by CONT, as timeout continues
-  // the group it signals (and the cgroup backend its group). kLeave: only the walk's own STOP is undone.
-  if (!continue_first && sig != SIGKILL && sig != SIGCONT) {
+  if (IsStopSignal(sig) && stopped == StoppedProcesses::kLeave) {
+    // TSTP, TTIN or TTOU: the walk's own STOP has already done what its default action does, so a process that
+    // takes it so stays stopped. One that catches, ignores or blocks it is continued and sent it at once (SIGCONT
+    // discards a pending stop signal). Continuing every process first let one fork before its signal came, and the
+    // child ran on. (One stopped before stays stopped and gets nothing.)
     for (const Target& target : targets) {
-      if (stopped == StoppedProcesses::kContinue || (FreezesFirst(sig) && !target.stopped_before)) {
-        SendTo(target, SIGCONT);
+      if (target.stopped_before || !TakesSignalItself(target.pid, sig)) continue;
+      SendTo(target, SIGCONT);
+      SendTo(target, sig);
+    }
+  } else {
+    if (FreezesFirst(sig)) {
+      for (const Target& target : targets) SendTo(target, sig);
+    }
+    // A stopped process acts on the signal only once continued; STOP too is followed by CONT, as timeout continues
+    // the group it signals (and the cgroup backend its group). kLeave: only the walk's own STOP is undone.
+    if (sig != SIGKILL && sig != SIGCONT) {
+      for (const Target& target : targets) {
+        if (stopped == StoppedProcesses::kContinue || (FreezesFirst(sig) && !target.stopped_before)) {
+          SendTo(target, SIGCONT);
+        }
       }
     }
   }
@@ -417,10 +417,12 @@ absl::StatusOr<int> SignalByChildrenFiles(pid_t root, int sig, StoppedProcesses 
       for (pid_t child : ChildrenFromFiles(proc.fd(), pid, stat->threads)) queue.emplace_back(child, pid);
       // Frozen by STOP, a process's children are final once read after it was seen stopped (the stat above): a fork
       // under way when the STOP came may still have been adding a child before that.
-      if (k.read_pass < 0 && (first != SIGSTOP || SeenStopped(*stat) || MonotonicSeconds() >= wait_until)) {
-        k.read_pass = pass;
-      } else if (k.read_pass < 0) {
-        awaiting_stop = true;
+      if (k.read_pass < 0) {
+        if (first != SIGSTOP || SeenStopped(*stat) || MonotonicSeconds() >= wait_until) {
+          k.read_pass = pass;
+        } else {
+          awaiting_stop = true;
+        }
       }
     }
     for (const auto& [key, k] : known) {
