@@ -8,7 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/kcmp.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -232,6 +234,18 @@ bool FreezesFirst(int sig) { return sig != SIGKILL && sig != SIGSTOP; }
 // appear after the STOP was sent.)
 bool SeenStopped(const Stat& stat) { return stat.state == 'T' || stat.state == 't'; }
 
+// A vfork parent (posix_spawn's too) sleeps ('D') until its child execs or exits, and a STOP lands only then: while
+// the walk keeps the child stopped, never. Its fork is over once the child it shares its memory with is listed as its
+// child, and it returns to user space, where the STOP lands, before it can fork again: as good as seen stopped.
+// (kcmp: the same memory. A child by plain clone(CLONE_VM) would pass too; nothing that forks so is known to us.)
+bool WaitsForVforkChild(pid_t pid, const Stat& stat, const std::vector<pid_t>& children) {
+  if (stat.state != 'D') return false;
+  for (pid_t child : children) {
+    if (syscall(SYS_kcmp, pid, child, KCMP_VM, 0, 0) == 0) return true;  // Fails (not 0) if either has gone.
+  }
+  return false;
+}
+
 // The signals that stop a process by default and that it may catch.
 bool IsStopSignal(int sig) { return sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU; }
 
@@ -414,11 +428,13 @@ absl::StatusOr<int> SignalByChildrenFiles(pid_t root, int sig, StoppedProcesses 
       if (stat->ppid != parent) clean = false;  // Moved: its old parent may be exiting.
       if (!k.complete && !k.resolved) clean = false;
       if (!stat->live()) continue;  // Its children went to a reaper at its exit.
-      for (pid_t child : ChildrenFromFiles(proc.fd(), pid, stat->threads)) queue.emplace_back(child, pid);
+      const std::vector<pid_t> children = ChildrenFromFiles(proc.fd(), pid, stat->threads);
+      for (pid_t child : children) queue.emplace_back(child, pid);
       // Frozen by STOP, a process's children are final once read after it was seen stopped (the stat above): a fork
       // under way when the STOP came may still have been adding a child before that.
       if (k.read_pass < 0) {
-        if (first != SIGSTOP || SeenStopped(*stat) || MonotonicSeconds() >= wait_until) {
+        if (first != SIGSTOP || SeenStopped(*stat) || WaitsForVforkChild(pid, *stat, children) ||
+            MonotonicSeconds() >= wait_until) {
           k.read_pass = pass;
         } else {
           awaiting_stop = true;
@@ -518,7 +534,8 @@ absl::StatusOr<int> SignalDescendants(pid_t root, int sig, Enumeration how, Stop
     }
     std::set<pid_t> tree(listed->begin(), listed->end());
     bool found_new = false;
-    bool all_stopped = true;  // Every process signalled before this pass, as its stat in this pass shows.
+    std::vector<std::pair<pid_t, Stat>> unstopped;  // Signalled before this pass, not seen stopped in it.
+    std::map<pid_t, std::vector<pid_t>> children;   // By parent, as this pass's stats show.
     for (pid_t pid : *listed) {
       const int pidfd = PidfdOpen(pid);
       if (pidfd < 0 && errno == ESRCH) continue;  // Exited (and reaped) since the listing.
@@ -530,9 +547,10 @@ absl::StatusOr<int> SignalDescendants(pid_t root, int sig, Enumeration how, Stop
         found_new = true;  // It exited; whoever took its pid is looked at in the next pass.
         continue;
       }
+      if (stat.has_value()) children[stat->ppid].push_back(pid);
       if (first == SIGSTOP && stat.has_value() && seen.count({pid, stat->start_time}) != 0 && stat->live() &&
           !stat->exiting() && !SeenStopped(*stat)) {
-        all_stopped = false;
+        unstopped.emplace_back(pid, *stat);
       }
       if (!stat.has_value() || seen.count({pid, stat->start_time}) != 0 ||
           (stat->ppid != root && tree.count(stat->ppid) == 0 && !signalled_pid(stat->ppid))) {
@@ -545,6 +563,9 @@ absl::StatusOr<int> SignalDescendants(pid_t root, int sig, Enumeration how, Stop
       found_new = true;
     }
     if (!found_new && tree == previous_tree && stopped_before_this_pass) break;
+    const bool all_stopped = std::all_of(unstopped.begin(), unstopped.end(), [&children](const auto& entry) {
+      return WaitsForVforkChild(entry.first, entry.second, children[entry.first]);
+    });
     const bool settled = all_stopped || MonotonicSeconds() >= wait_until;
     stopped_before_this_pass = first != SIGSTOP || (settled && !found_new);
     if (!found_new && !settled) usleep(50);  // A STOP takes a moment to land: no hot loop meanwhile.

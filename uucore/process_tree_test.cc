@@ -379,6 +379,35 @@ TEST_P(SignalTreeTest, UnreapedZombiesAreNotWaitedFor) {
   EXPECT_TRUE(ReapAllWithin(20));
 }
 
+// A vfork parent sleeps ('D') until its child execs or exits, and a STOP does not land before: while the walk keeps
+// the child stopped, never. Its fork is over (the child is listed): the walk goes on at once, as for a stopped one.
+// It used to wait for the parent to be seen stopped until its 5 s bound (timeout --tree's WINCH, 5.5 s, when a
+// shell was in vfork to run a command).
+TEST_P(SignalTreeTest, AParentWaitingForItsVforkChildIsNotWaitedFor) {
+  const pid_t parent = fork();
+  if (parent == 0) {
+    if (vfork() == 0) {
+      raise(SIGSTOP);  // Stopped before exec: the parent sleeps in vfork until the walk's CONT and TERM.
+      _exit(0);
+    }
+    _exit(0);
+  }
+  const std::vector<pid_t> tree = AwaitDescendants(2, GetParam());
+  ASSERT_EQ(tree.size(), 2u);
+  const pid_t child = tree[0] == parent ? tree[1] : tree[0];
+  const double end = Now() + 20;
+  while ((StateOf(parent) != 'D' || StateOf(child) != 'T') && Now() < end) usleep(10000);
+  ASSERT_EQ(StateOf(parent), 'D');
+  ASSERT_EQ(StateOf(child), 'T');
+  const double start = Now();
+  absl::StatusOr<int> n = SignalDescendants(getpid(), SIGTERM, GetParam());
+  const double seconds = Now() - start;
+  ASSERT_THAT(n.status(), IsOk());
+  EXPECT_EQ(*n, 2);
+  EXPECT_LT(seconds, 2.5) << "waited for a vfork parent to be seen stopped";
+  EXPECT_TRUE(ReapAllWithin(20));
+}
+
 TEST_F(ProcessTreeTest, ReapChildrenReportsTheWatchedChildAndOthers) {
   const pid_t watched = RunShell("exit 7");
   RunShell("exit 0");
