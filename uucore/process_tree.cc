@@ -77,11 +77,9 @@ struct Stat {
   }
 };
 
-// /proc/PID/stat's state, PPid, thread count and start time. The command name may hold spaces and ')': the fields
-// start after the last ')'.
-std::optional<Stat> ReadStat(int proc_fd, pid_t pid) {
-  char path[32];
-  snprintf(path, sizeof path, proc_fd == AT_FDCWD ? "/proc/%d/stat" : "%d/stat", static_cast<int>(pid));
+// A /proc/PID/stat (or /proc/PID/task/TID/stat) file's state, PPid, thread count and start time. The command name
+// may hold spaces and ')': the fields start after the last ')'.
+std::optional<Stat> ReadStatFile(int proc_fd, const char* path) {
   const std::string text = ReadSmallFile(proc_fd, path, /*one_record=*/true);
   const size_t paren = text.rfind(')');
   if (paren == std::string::npos || paren + 4 >= text.size()) return std::nullopt;
@@ -98,6 +96,13 @@ std::optional<Stat> ReadStat(int proc_fd, pid_t pid) {
   stat.threads = strtol(field(20), nullptr, 10);
   stat.start_time = strtoull(field(22), nullptr, 10);
   return stat;
+}
+
+// /proc/PID/stat, relative to `proc_fd` (AT_FDCWD: from /).
+std::optional<Stat> ReadStat(int proc_fd, pid_t pid) {
+  char path[32];
+  snprintf(path, sizeof path, proc_fd == AT_FDCWD ? "/proc/%d/stat" : "%d/stat", static_cast<int>(pid));
+  return ReadStatFile(proc_fd, path);
 }
 
 std::optional<Stat> ReadStat(pid_t pid) { return ReadStat(AT_FDCWD, pid); }
@@ -229,21 +234,41 @@ bool Alive(const Target& target) { return SignalVia(target.pid, target.pidfd, 0)
 // nobody can fork any more. Freeze unless the signal itself stops all forking (KILL), or is the freeze (STOP).
 bool FreezesFirst(int sig) { return sig != SIGKILL && sig != SIGSTOP; }
 
-// Stopped ('T'), or in a tracing stop ('t'): back from any fork it was in, and forking no more until continued. (A
-// STOP sent to one process does not restart a fork under way, as a fatal or group-wide signal does: the child can
-// appear after the STOP was sent.)
-bool SeenStopped(const Stat& stat) { return stat.state == 'T' || stat.state == 't'; }
-
-// A vfork parent (posix_spawn's too) sleeps ('D') until its child execs or exits, and a STOP lands only then: while
-// the walk keeps the child stopped, never. Its fork is over once the child it shares its memory with is listed as its
-// child, and it returns to user space, where the STOP lands, before it can fork again: as good as seen stopped.
-// (kcmp: the same memory. A child by plain clone(CLONE_VM) would pass too; nothing that forks so is known to us.)
-bool WaitsForVforkChild(pid_t pid, const Stat& stat, const std::vector<pid_t>& children) {
-  if (stat.state != 'D') return false;
+// Whether one of `children` shares the memory of `pid` (kcmp): a vfork child (posix_spawn's too) that has not yet
+// exec'd. (A child by plain clone(CLONE_VM) would pass too; nothing that forks so is known to us.)
+bool HasVforkChild(pid_t pid, const std::vector<pid_t>& children) {
   for (pid_t child : children) {
     if (syscall(SYS_kcmp, pid, child, KCMP_VM, 0, 0) == 0) return true;  // Fails (not 0) if either has gone.
   }
   return false;
+}
+
+// Whether a process sent the walk's STOP can add no child any more, by what /proc shows of each of its threads:
+// - stopped ('T', or 't' in a tracing stop): back from any fork it was in. A STOP sent to one process does not
+//   restart a fork under way, as a fatal or group-wide signal does: the child can appear after the STOP was sent.
+// - gone ('Z', 'X', or no longer listed).
+// - asleep ('D') while the process has a vfork child listed: a vfork parent sleeps until its child execs or exits,
+//   which the walk's STOP on the child holds off; its fork is over, and it goes back to user space, where the STOP
+//   lands, before it can fork again. (A second thread asleep inside a fork of its own at that moment would pass too.)
+// Every thread: /proc/PID/stat shows the main thread, stopped while another may still be inside a fork.
+bool SeenFrozen(int proc_fd, pid_t pid, const Stat& stat, const std::vector<pid_t>& children) {
+  std::optional<bool> vfork_child;  // Looked up once, at the first 'D'.
+  const auto frozen = [&](char state) {
+    if (state == 'T' || state == 't' || state == 'Z' || state == 'X') return true;
+    if (state != 'D') return false;
+    if (!vfork_child.has_value()) vfork_child = HasVforkChild(pid, children);
+    return *vfork_child;
+  };
+  if (stat.threads <= 1) return frozen(stat.state);
+  char path[64];
+  snprintf(path, sizeof path, proc_fd == AT_FDCWD ? "/proc/%d/task" : "%d/task", static_cast<int>(pid));
+  for (pid_t tid : NumericEntries(proc_fd, path)) {
+    snprintf(path, sizeof path, proc_fd == AT_FDCWD ? "/proc/%d/task/%d/stat" : "%d/task/%d/stat",
+             static_cast<int>(pid), static_cast<int>(tid));
+    const std::optional<Stat> thread = ReadStatFile(proc_fd, path);
+    if (thread.has_value() && !frozen(thread->state)) return false;
+  }
+  return true;
 }
 
 // The signals that stop a process by default and that it may catch.
@@ -433,8 +458,7 @@ absl::StatusOr<int> SignalByChildrenFiles(pid_t root, int sig, StoppedProcesses 
       // Frozen by STOP, a process's children are final once read after it was seen stopped (the stat above): a fork
       // under way when the STOP came may still have been adding a child before that.
       if (k.read_pass < 0) {
-        if (first != SIGSTOP || SeenStopped(*stat) || WaitsForVforkChild(pid, *stat, children) ||
-            MonotonicSeconds() >= wait_until) {
+        if (first != SIGSTOP || SeenFrozen(proc.fd(), pid, *stat, children) || MonotonicSeconds() >= wait_until) {
           k.read_pass = pass;
         } else {
           awaiting_stop = true;
@@ -519,7 +543,7 @@ absl::StatusOr<int> SignalDescendants(pid_t root, int sig, Enumeration how, Stop
   absl::Status status = absl::OkStatus();
   std::set<pid_t> previous_tree;
   // Frozen by STOP: every process signalled so far was seen stopped in the pass before, so none was still in a fork
-  // that could add a child after that pass's listing (see SeenStopped). Bounded: 5 s, then as if it had.
+  // that could add a child after that pass's listing (see SeenFrozen). Bounded: 5 s, then as if it had.
   bool stopped_before_this_pass = first != SIGSTOP;
   const double wait_until = MonotonicSeconds() + 5;
   // Until a pass finds nobody new and lists what the pass before listed: everyone found so far is frozen (or dead)
@@ -534,8 +558,8 @@ absl::StatusOr<int> SignalDescendants(pid_t root, int sig, Enumeration how, Stop
     }
     std::set<pid_t> tree(listed->begin(), listed->end());
     bool found_new = false;
-    std::vector<std::pair<pid_t, Stat>> unstopped;  // Signalled before this pass, not seen stopped in it.
-    std::map<pid_t, std::vector<pid_t>> children;   // By parent, as this pass's stats show.
+    std::vector<std::pair<pid_t, Stat>> stopped_earlier;  // Sent STOP before this pass, alive in it: frozen yet?
+    std::map<pid_t, std::vector<pid_t>> children;         // By parent, as this pass's stats show.
     for (pid_t pid : *listed) {
       const int pidfd = PidfdOpen(pid);
       if (pidfd < 0 && errno == ESRCH) continue;  // Exited (and reaped) since the listing.
@@ -549,8 +573,8 @@ absl::StatusOr<int> SignalDescendants(pid_t root, int sig, Enumeration how, Stop
       }
       if (stat.has_value()) children[stat->ppid].push_back(pid);
       if (first == SIGSTOP && stat.has_value() && seen.count({pid, stat->start_time}) != 0 && stat->live() &&
-          !stat->exiting() && !SeenStopped(*stat)) {
-        unstopped.emplace_back(pid, *stat);
+          !stat->exiting()) {
+        stopped_earlier.emplace_back(pid, *stat);
       }
       if (!stat.has_value() || seen.count({pid, stat->start_time}) != 0 ||
           (stat->ppid != root && tree.count(stat->ppid) == 0 && !signalled_pid(stat->ppid))) {
@@ -563,8 +587,8 @@ absl::StatusOr<int> SignalDescendants(pid_t root, int sig, Enumeration how, Stop
       found_new = true;
     }
     if (!found_new && tree == previous_tree && stopped_before_this_pass) break;
-    const bool all_stopped = std::all_of(unstopped.begin(), unstopped.end(), [&children](const auto& entry) {
-      return WaitsForVforkChild(entry.first, entry.second, children[entry.first]);
+    const bool all_stopped = std::all_of(stopped_earlier.begin(), stopped_earlier.end(), [&](const auto& entry) {
+      return SeenFrozen(AT_FDCWD, entry.first, entry.second, children[entry.first]);
     });
     const bool settled = all_stopped || MonotonicSeconds() >= wait_until;
     stopped_before_this_pass = first != SIGSTOP || (settled && !found_new);
