@@ -247,28 +247,37 @@ bool HasVforkChild(pid_t pid, const std::vector<pid_t>& children) {
 // - stopped ('T', or 't' in a tracing stop): back from any fork it was in. A STOP sent to one process does not
 //   restart a fork under way, as a fatal or group-wide signal does: the child can appear after the STOP was sent.
 // - gone ('Z', 'X', or no longer listed).
-// - asleep ('D') while the process has a vfork child listed: a vfork parent sleeps until its child execs or exits,
-//   which the walk's STOP on the child holds off; its fork is over, and it goes back to user space, where the STOP
-//   lands, before it can fork again. (A second thread asleep inside a fork of its own at that moment would pass too.)
-// Every thread: /proc/PID/stat shows the main thread, stopped while another may still be inside a fork.
-bool SeenFrozen(int proc_fd, pid_t pid, const Stat& stat, const std::vector<pid_t>& children) {
-  std::optional<bool> vfork_child;  // Looked up once, at the first 'D'.
-  const auto frozen = [&](char state) {
-    if (state == 'T' || state == 't' || state == 'Z' || state == 'X') return true;
-    if (state != 'D') return false;
-    if (!vfork_child.has_value()) vfork_child = HasVforkChild(pid, children);
-    return *vfork_child;
+// - asleep ('D') while the process has a vfork child: a vfork parent sleeps until its child execs or exits, which
+//   the walk's STOP on the child holds off; its fork is over once the child is listed, and it goes back to user
+//   space, where the STOP lands, before it can fork again. (A second thread asleep inside a fork of its own at that
+//   moment would pass too.) Known only from the children: kIfVforkChild, for IsFrozen() once they are read.
+// Every thread: /proc/PID/stat shows the main thread, stopped while another may still be inside a fork. Read before
+// the children, which are final only if read after the process was seen frozen.
+enum class Frozen { kNo, kYes, kIfVforkChild };
+
+Frozen SeenFrozen(int proc_fd, pid_t pid, const Stat& stat) {
+  const auto of = [](char state) {
+    if (state == 'T' || state == 't' || state == 'Z' || state == 'X') return Frozen::kYes;
+    return state == 'D' ? Frozen::kIfVforkChild : Frozen::kNo;
   };
-  if (stat.threads <= 1) return frozen(stat.state);
+  if (stat.threads <= 1) return of(stat.state);
+  Frozen all = Frozen::kYes;
   char path[64];
   snprintf(path, sizeof path, proc_fd == AT_FDCWD ? "/proc/%d/task" : "%d/task", static_cast<int>(pid));
   for (pid_t tid : NumericEntries(proc_fd, path)) {
     snprintf(path, sizeof path, proc_fd == AT_FDCWD ? "/proc/%d/task/%d/stat" : "%d/task/%d/stat",
              static_cast<int>(pid), static_cast<int>(tid));
     const std::optional<Stat> thread = ReadStatFile(proc_fd, path);
-    if (thread.has_value() && !frozen(thread->state)) return false;
+    if (!thread.has_value()) continue;  // Gone since the listing.
+    const Frozen frozen = of(thread->state);
+    if (frozen == Frozen::kNo) return Frozen::kNo;
+    if (frozen == Frozen::kIfVforkChild) all = frozen;
   }
-  return true;
+  return all;
+}
+
+bool IsFrozen(Frozen seen, pid_t pid, const std::vector<pid_t>& children) {
+  return seen == Frozen::kYes || (seen == Frozen::kIfVforkChild && HasVforkChild(pid, children));
 }
 
 // The signals that stop a process by default and that it may catch.
@@ -453,12 +462,13 @@ absl::StatusOr<int> SignalByChildrenFiles(pid_t root, int sig, StoppedProcesses 
       if (stat->ppid != parent) clean = false;  // Moved: its old parent may be exiting.
       if (!k.complete && !k.resolved) clean = false;
       if (!stat->live()) continue;  // Its children went to a reaper at its exit.
+      const Frozen frozen = k.read_pass < 0 && first == SIGSTOP ? SeenFrozen(proc.fd(), pid, *stat) : Frozen::kNo;
       const std::vector<pid_t> children = ChildrenFromFiles(proc.fd(), pid, stat->threads);
       for (pid_t child : children) queue.emplace_back(child, pid);
       // Frozen by STOP, a process's children are final once read after it was seen stopped (the stat above): a fork
       // under way when the STOP came may still have been adding a child before that.
       if (k.read_pass < 0) {
-        if (first != SIGSTOP || SeenFrozen(proc.fd(), pid, *stat, children) || MonotonicSeconds() >= wait_until) {
+        if (first != SIGSTOP || IsFrozen(frozen, pid, children) || MonotonicSeconds() >= wait_until) {
           k.read_pass = pass;
         } else {
           awaiting_stop = true;
@@ -558,8 +568,8 @@ absl::StatusOr<int> SignalDescendants(pid_t root, int sig, Enumeration how, Stop
     }
     std::set<pid_t> tree(listed->begin(), listed->end());
     bool found_new = false;
-    std::vector<std::pair<pid_t, Stat>> stopped_earlier;  // Sent STOP before this pass, alive in it: frozen yet?
-    std::map<pid_t, std::vector<pid_t>> children;         // By parent, as this pass's stats show.
+    std::vector<std::pair<pid_t, Frozen>> stopped_earlier;  // Sent STOP before this pass, alive in it: frozen?
+    std::map<pid_t, std::vector<pid_t>> children;           // By parent, as this pass's stats show.
     for (pid_t pid : *listed) {
       const int pidfd = PidfdOpen(pid);
       if (pidfd < 0 && errno == ESRCH) continue;  // Exited (and reaped) since the listing.
@@ -574,7 +584,7 @@ absl::StatusOr<int> SignalDescendants(pid_t root, int sig, Enumeration how, Stop
       if (stat.has_value()) children[stat->ppid].push_back(pid);
       if (first == SIGSTOP && stat.has_value() && seen.count({pid, stat->start_time}) != 0 && stat->live() &&
           !stat->exiting()) {
-        stopped_earlier.emplace_back(pid, *stat);
+        stopped_earlier.emplace_back(pid, SeenFrozen(AT_FDCWD, pid, *stat));
       }
       if (!stat.has_value() || seen.count({pid, stat->start_time}) != 0 ||
           (stat->ppid != root && tree.count(stat->ppid) == 0 && !signalled_pid(stat->ppid))) {
@@ -588,7 +598,7 @@ absl::StatusOr<int> SignalDescendants(pid_t root, int sig, Enumeration how, Stop
     }
     if (!found_new && tree == previous_tree && stopped_before_this_pass) break;
     const bool all_stopped = std::all_of(stopped_earlier.begin(), stopped_earlier.end(), [&](const auto& entry) {
-      return SeenFrozen(AT_FDCWD, entry.first, entry.second, children[entry.first]);
+      return IsFrozen(entry.second, entry.first, children[entry.first]);
     });
     const bool settled = all_stopped || MonotonicSeconds() >= wait_until;
     stopped_before_this_pass = first != SIGSTOP || (settled && !found_new);
