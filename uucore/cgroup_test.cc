@@ -440,9 +440,11 @@ TEST_F(CgroupLeafTest, CpuStatCountsExitedProcesses) {
     EXPECT_THAT(leaf->ReadCpu(), StatusIs(absl::StatusCode::kUnimplemented));
     GTEST_SKIP() << "no cpu.stat";
   }
-  // A child that spins for 0.3 s of CPU time, then exits.
-  const pid_t pid =
-      StartIn(leaf->path(), "end=$(($(date +%s%N) + 300000000)); while [ $(date +%s%N) -lt $end ]; do :; done");
+  // A child that spins until it has used 0.3 s of CPU time (utime + stime, fields 14 and 15, in clock ticks of
+  // 1/100 s), then exits. (0.3 s of wall time was as little as 90 ms of CPU on a loaded machine.)
+  const pid_t pid = StartIn(leaf->path(),
+                            "while set -- $(cut -d' ' -f14,15 /proc/$$/stat); [ $(($1 + $2)) -lt 30 ]; do"
+                            " i=0; while [ $i -lt 10000 ]; do i=$((i + 1)); done; done");
   ASSERT_EQ(waitpid(pid, nullptr, 0), pid);
   ASSERT_TRUE(AwaitEmpty(*leaf));
   absl::StatusOr<CgroupCpu> cpu = leaf->ReadCpu();
