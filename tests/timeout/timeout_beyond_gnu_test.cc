@@ -222,8 +222,9 @@ class AsPid1WithTerminalTest : public AsPid1Test {
     if (master_ >= 0) close(master_);
   }
   // Runs timeout as PID 1 and session leader with the terminal as stdin and controlling terminal; `keys` are typed
-  // `after` seconds after the start.
-  Result RunTyping(const std::vector<std::string>& timeout_args, const std::string& keys, double after) {
+  // once the command has created the file Ready() names (a fixed delay was too short under load or emulation).
+  std::string Ready() const { return dir_ + "/ready"; }
+  Result RunTyping(const std::vector<std::string>& timeout_args, const std::string& keys) {
     std::vector<std::string> argv = {"unshare", "--pid", "--fork", "--mount-proc", "setsid", "--ctty",
                                      dir_ + "/timeout"};
     argv.insert(argv.end(), timeout_args.begin(), timeout_args.end());
@@ -234,8 +235,9 @@ class AsPid1WithTerminalTest : public AsPid1Test {
       const int fd = open(slave.c_str(), O_RDWR);  // The first terminal a session leader opens is its own.
       dup2(fd, 0);
     };
-    std::thread typist([this, keys, after] {
-      usleep(static_cast<useconds_t>(after * 1e6));
+    std::thread typist([this, keys] {
+      if (keys.empty()) return;
+      for (int i = 0; i < 2000 && access(Ready().c_str(), F_OK) != 0; ++i) usleep(10000);  // Up to 20 s.
       (void)!write(master_, keys.data(), keys.size());
     });
     Result r = RunProgram("/usr/bin/unshare", argv, options);
@@ -249,7 +251,7 @@ class AsPid1WithTerminalTest : public AsPid1Test {
 TEST_F(AsPid1WithTerminalTest, TheCommandsGroupHasTheTerminal) {
   // Fields 5 and 8 of /proc/PID/stat: the process group and the terminal's foreground group.
   Result r = RunTyping({"10", "sh", "-c", "echo pgrp=$(cut -d' ' -f5 /proc/$$/stat) tpgid=$(cut -d' ' -f8 /proc/$$/stat)"},
-                       "", 0);
+                       "");
   EXPECT_EQ(r.status, 0);
   EXPECT_EQ(r.out, "pgrp=2 tpgid=2\n");
   EXPECT_EQ(r.err, "");
@@ -259,22 +261,25 @@ TEST_F(AsPid1WithTerminalTest, CtrlCReachesTheCommandOnlyFromTheTerminal) {
   // The terminal's INT goes to the command's group alone: timeout does not get it, so it passes nothing on (-v would
   // say so). The command's trap notes it; its loop of short sleeps goes on to the end.
   Result r = RunTyping({"-v", "10", "sh", "-c",
-                        "trap 'echo got INT' INT; i=0; while [ $i -lt 20 ]; do sleep 0.1 2>/dev/null; i=$((i+1)); "
-                        "done; exit 3"},
-                       "\x03", 0.8);
+                        "trap 'echo got INT' INT; : > " + Ready() +
+                            "; i=0; while [ $i -lt 20 ]; do sleep 0.1 2>/dev/null; i=$((i+1)); done; exit 3"},
+                       "\x03");
   EXPECT_EQ(r.status, 3);
   EXPECT_EQ(r.out, "got INT\n");
   EXPECT_EQ(r.err, "");
 }
 
 TEST_F(AsPid1WithTerminalTest, CtrlZStopsTheCommand) {
-  // A watcher in another session (not stopped with the group) reads the command's state 0.6 s after Ctrl-Z, then
-  // continues the group, as `fg` would. In timeout's own group the command would be in an orphaned process group,
-  // whose terminal stop signals the kernel discards: it would still be running (S).
-  Result r = RunTyping({"10", "sh", "-c",
-                        "setsid sh -c \"sleep 1.4; cut -d' ' -f3 /proc/$$/stat; kill -CONT -$$\" & "
-                        "i=0; while [ $i -lt 25 ]; do sleep 0.1; i=$((i+1)); done; echo done; exit 3"},
-                       "\x1a", 0.8);
+  // A watcher in another session (not stopped with the group) waits (up to 5 s) for the command to show stopped,
+  // prints its state, then continues the group, as `fg` would. In timeout's own group the command would be in an
+  // orphaned process group, whose terminal stop signals the kernel discards: it would still be running (S). The
+  // command waits in wait() for a sleep started before it says it is ready: a shell stopped in the middle of a vfork
+  // (dash runs a command so) shows D, not T, until continued.
+  Result r = RunTyping({"30", "sh", "-c",
+                        "setsid sh -c \"i=0; until [ \\$(cut -d' ' -f3 /proc/$$/stat) = T ] || [ \\$i -ge 50 ]; do "
+                        "sleep 0.1; i=\\$((i+1)); done; cut -d' ' -f3 /proc/$$/stat; kill -CONT -$$\" & "
+                        "sleep 2 & : > " + Ready() + "; wait $!; echo done; exit 3"},
+                       "\x1a");
   EXPECT_EQ(r.status, 3);
   EXPECT_EQ(r.out, "T\ndone\n");
 }
@@ -305,20 +310,22 @@ TEST(TreeTest, KillAfterAppliesToEveryDescendant) {
          {"timeout", "-v", "-k", "0.2", "--tree", "0.2", "sh", "-c",
           "trap '' TERM; setsid sh -c 'sleep 10' & wait"},
          137, "", BackendLine() + "timeout: sending signal TERM to command 'sh'\ntimeout: sending signal KILL to command 'sh'\n"});
-  // A command that died of the TERM leaves only its descendants for the KILL; -v says so.
+  // A command that died of the TERM leaves only its descendants for the KILL; -v says so. (1 s: the daemon has set
+  // its trap by then.)
   Check({"after the command's end -k's KILL goes to the descendants",
-         {"timeout", "-v", "-k", "0.5", "--tree", "0.2", "sh", "-c", "setsid sh -c \"trap '' TERM; sleep 10\" & wait"},
+         {"timeout", "-v", "-k", "0.5", "--tree", "1", "sh", "-c", "setsid sh -c \"trap '' TERM; sleep 10\" & wait"},
          124, "",
          BackendLine() + "timeout: sending signal TERM to command 'sh'\n"
                          "timeout: sending signal KILL to the descendants of command 'sh'\n"});
 }
 
 TEST(TreeTest, WaitsForTheTreeAfterSignallingIt) {
-  // The daemon's TERM trap takes 0.5 s: timeout returns only after it has exited (it has no stdout to hold).
+  // The daemon's TERM trap takes 0.5 s: timeout returns only after it has exited (it has no stdout to hold). (1 s:
+  // the daemon has set its trap by then.)
   Check({"returns once the last descendant has exited",
-         {"timeout", "--tree", "0.2", "sh", "-c",
+         {"timeout", "--tree", "1", "sh", "-c",
           "setsid sh -c \"trap 'sleep 0.5; exit 0' TERM; sleep 10 & wait\" >/dev/null & sleep 10"},
-         124, "", "", 5, 0.6});
+         124, "", "", 5, 1.5});
 }
 
 TEST(TreeTest, OnExitCleansUpWhatTheCommandLeft) {
@@ -392,8 +399,9 @@ TEST(InactivityTest, OutputRestartsTheTimer) {
          {"timeout", "--inactivity", "1.5", "sh", "-c",
           "for i in 1 2 3 4 5 6 7 8 9 10; do echo $i >&2; sleep 0.3; done"},
          0, "", Lines(10), 10, 2.5});
+  // Mid-gap, between the 5th line (1.2 s) and the 6th (1.5 s plus each iteration's own cost: 1.5 s left a few ms).
   Check({"without -i the same command times out",
-         {"timeout", "1.5", "sh", "-c", "for i in 1 2 3 4 5 6 7 8 9 10; do echo $i; sleep 0.3; done"}, 124,
+         {"timeout", "1.35", "sh", "-c", "for i in 1 2 3 4 5 6 7 8 9 10; do echo $i; sleep 0.3; done"}, 124,
          Lines(5), "", 10});
 }
 
