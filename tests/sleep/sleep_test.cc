@@ -205,16 +205,17 @@ TEST(SleepTest, ResumesAfterStopAndContinue) {
 }
 
 // The deadline is on the monotonic clock, fixed at the start: a stop that outlasts it ends the sleep as soon as
-// the process continues (about 2.5 s here), where a sleep that restarted or only counted time awake would take
-// 4 s or more.
+// the process continues (about 3.5 s here), where a sleep that restarted would take 5.5 s and one that only counted
+// time awake 4.5 s. The STOP comes 1 s after the start, so that even a slow start (the emulated run of the qemu pass,
+// under load) has fixed its deadline by then.
 TEST(SleepTest, StoppedPastTheDeadlineFinishesOnContinue) {
   Options options;
-  options.before_exec = SignalLater({{0.5, SIGSTOP}, {2.5, SIGCONT}});
+  options.before_exec = SignalLater({{1.0, SIGSTOP}, {3.5, SIGCONT}});
   Result r = Invoke({"sleep", "2"}, options);
   EXPECT_EQ(r.status, 0);
   EXPECT_EQ(r.err, "");
-  EXPECT_GE(r.seconds, 2.5);
-  EXPECT_LT(r.seconds, 3.7);
+  EXPECT_GE(r.seconds, 3.5);
+  EXPECT_LT(r.seconds, 4.4);
 }
 
 }  // namespace

@@ -66,12 +66,14 @@ TEST(TimeoutGnu911Test, VerboseNamesSignalZeroAndUnnamedNumbersByNumber) {
 // in its trap; its own `sleep` is killed by the trap so that nothing holds the runner's stdout.
 class ParentDeathTest : public testing::Test {
  protected:
-  // Starts `timeout ARGS sh -c TRAP-AND-WAIT` in the background from sh, SIGKILLs timeout 0.3 s later (the command is
-  // running by then), and waits for the command's trap to report (on stderr: stdout has timeout's status).
+  // Starts `timeout ARGS sh -c TRAP-AND-WAIT` in the background from sh, SIGKILLs timeout once the command has set
+  // its trap (it creates a file then; a fixed 0.3 s was too short for a loaded ASan run), and waits for the command's
+  // trap to report (on stderr: stdout has timeout's status).
   std::string Script(const std::string& timeout_args, const std::string& trapped) {
-    return "\"$0\" timeout " + timeout_args + " sh -c \"trap 'echo got " + trapped + " >&2; kill \\$! 2>/dev/null; exit 0' " +
-           trapped + "; sleep 10 & wait\" & sleep 0.3; kill -KILL $!; { wait $!; } 2>/dev/null; echo timeout=$?; " +
-           "sleep 0.5";
+    return "r=$(mktemp -u); \"$0\" timeout " + timeout_args + " sh -c \"trap 'echo got " + trapped +
+           " >&2; kill \\$! 2>/dev/null; exit 0' " + trapped + "; : > $r; sleep 10 & wait\" & " +
+           "i=0; until [ -e $r ] || [ $i -ge 200 ]; do sleep 0.05; i=$((i+1)); done; rm -f $r; " +
+           "kill -KILL $!; { wait $!; } 2>/dev/null; echo timeout=$?; sleep 0.5";
   }
 };
 

@@ -177,12 +177,14 @@ TEST(TimeoutTest, TimingOut) {
 // timeout stopped before its deadline, a backlog of 5,000 queued real-time signals for it, then continued after
 // the deadline: it has timed out (124), as GNU's (its ALRM is taken before the queued ones). It used to look at
 // the clock only when no signal was pending: it passed the signals on, the first one (default action) ended
-// `sleep`, and timeout died of it as of the command's own signal (163).
+// `sleep`, and timeout died of it as of the command's own signal (163). It is stopped once it has started sleep (its
+// signals blocked by then: an ASan build's start-up runs with them unblocked, and the first would kill it).
 TEST(TimeoutTest, ABacklogOfSignalsDoesNotHideTheDeadline) {
   constexpr char kScript[] = R"sh(
 "$0" timeout 2 sleep 10 &
 t=$!
-sleep 0.2
+i=0
+until [ -n "$(cat /proc/$t/task/$t/children 2>/dev/null)" ] || [ $i -ge 200 ]; do sleep 0.05; i=$((i+1)); done
 kill -STOP $t
 python3 -c 'import os, signal, sys
 try:

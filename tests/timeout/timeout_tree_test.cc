@@ -165,7 +165,7 @@ TEST_P(TreeBackendTest, AStoppedProcessIsContinuedToActOnTheSignal) {
 TEST_P(TreeBackendTest, StopIsFollowedByCont) {
   // -s STOP: every process is stopped and then continued, as timeout continues a group it signals, so the tree
   // goes on to end by itself (the proc backend left it stopped, until -k's KILL).
-  EXPECT_EQ(Scenario("--tree -s STOP -k 20", "sh -c 'sleep 0.5' & touch \"$READY\"; wait"), Expected(124));
+  EXPECT_EQ(Scenario("--tree -s STOP -k 20", "sh -c 'sleep 1.5' & touch \"$READY\"; wait"), Expected(124));
 }
 
 TEST_P(TreeBackendTest, KillWithoutAReportLeavesNothing) {

@@ -173,7 +173,9 @@ TEST(DeadlineTest, DisarmWaitsForARunningOnExpiry) {
 TEST(DeadlineTest, InterruptMakesABlockingCallFailWithEintr) {
   int fds[2];
   ASSERT_EQ(pipe(fds), 0);
-  ScopedDeadline deadline(absl::Milliseconds(50), Interrupt());
+  // One signal, no repeat: poll must have started by then (0.5 s: a thread descheduled that long is rare even on
+  // a loaded machine).
+  ScopedDeadline deadline(absl::Milliseconds(500), Interrupt());
   pollfd p = {fds[0], POLLIN, 0};
   int r = poll(&p, 1, 30000);  // nothing is ever written
   int error = errno;
