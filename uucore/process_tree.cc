@@ -234,33 +234,26 @@ bool Alive(const Target& target) { return SignalVia(target.pid, target.pidfd, 0)
 // nobody can fork any more. Freeze unless the signal itself stops all forking (KILL), or is the freeze (STOP).
 bool FreezesFirst(int sig) { return sig != SIGKILL && sig != SIGSTOP; }
 
-// Whether one of `children` shares the memory of `pid` (kcmp): a vfork child (posix_spawn's too) that has not yet
-// exec'd. (A child by plain clone(CLONE_VM) would pass too; nothing that forks so is known to us.)
-bool HasVforkChild(pid_t pid, const std::vector<pid_t>& children) {
-  for (pid_t child : children) {
-    if (syscall(SYS_kcmp, pid, child, KCMP_VM, 0, 0) == 0) return true;  // Fails (not 0) if either has gone.
-  }
-  return false;
-}
-
 // Whether a process sent the walk's STOP can add no child any more, by what /proc shows of each of its threads:
 // - stopped ('T', or 't' in a tracing stop): back from any fork it was in. A STOP sent to one process does not
 //   restart a fork under way, as a fatal or group-wide signal does: the child can appear after the STOP was sent.
 // - gone ('Z', 'X', or no longer listed).
-// - asleep ('D') while the process has a vfork child: a vfork parent sleeps until its child execs or exits, which
-//   the walk's STOP on the child holds off; its fork is over once the child is listed, and it goes back to user
-//   space, where the STOP lands, before it can fork again. (A second thread asleep inside a fork of its own at that
-//   moment would pass too.) Known only from the children: kIfVforkChild, for IsFrozen() once they are read.
+// - asleep ('D') in a vfork: a vfork parent sleeps until its child execs or exits, which the walk's STOP on the
+//   child holds off; its fork is over (the child is linked), and it goes back to user space, where the STOP lands,
+//   before it can fork again. Known from the thread's wchan (SleepsInVfork), read before the children; where wchan
+//   does not tell, from a child sharing its memory (kIfVforkChild, for IsFrozen() once the children are read; a
+//   second thread asleep inside a fork of its own at that moment would pass too).
 // Every thread: /proc/PID/stat shows the main thread, stopped while another may still be inside a fork. Read before
 // the children, which are final only if read after the process was seen frozen.
 enum class Frozen { kNo, kYes, kIfVforkChild };
 
 Frozen SeenFrozen(int proc_fd, pid_t pid, const Stat& stat) {
-  const auto of = [](char state) {
+  const auto of = [pid](char state, pid_t tid) {
     if (state == 'T' || state == 't' || state == 'Z' || state == 'X') return Frozen::kYes;
-    return state == 'D' ? Frozen::kIfVforkChild : Frozen::kNo;
+    if (state != 'D') return Frozen::kNo;
+    return process_tree_internal::SleepsInVfork(pid, tid) ? Frozen::kYes : Frozen::kIfVforkChild;
   };
-  if (stat.threads <= 1) return of(stat.state);
+  if (stat.threads <= 1) return of(stat.state, pid);
   Frozen all = Frozen::kYes;
   char path[64];
   snprintf(path, sizeof path, proc_fd == AT_FDCWD ? "/proc/%d/task" : "%d/task", static_cast<int>(pid));
@@ -269,7 +262,7 @@ Frozen SeenFrozen(int proc_fd, pid_t pid, const Stat& stat) {
              static_cast<int>(pid), static_cast<int>(tid));
     const std::optional<Stat> thread = ReadStatFile(proc_fd, path);
     if (!thread.has_value()) continue;  // Gone since the listing.
-    const Frozen frozen = of(thread->state);
+    const Frozen frozen = of(thread->state, tid);
     if (frozen == Frozen::kNo) return Frozen::kNo;
     if (frozen == Frozen::kIfVforkChild) all = frozen;
   }
@@ -277,7 +270,8 @@ Frozen SeenFrozen(int proc_fd, pid_t pid, const Stat& stat) {
 }
 
 bool IsFrozen(Frozen seen, pid_t pid, const std::vector<pid_t>& children) {
-  return seen == Frozen::kYes || (seen == Frozen::kIfVforkChild && HasVforkChild(pid, children));
+  return seen == Frozen::kYes ||
+         (seen == Frozen::kIfVforkChild && process_tree_internal::SharesMemoryWithAChild(pid, children));
 }
 
 // The signals that stop a process by default and that it may catch.
@@ -514,6 +508,25 @@ absl::StatusOr<int> SignalByChildrenFiles(pid_t root, int sig, StoppedProcesses 
 }
 
 }  // namespace
+
+namespace process_tree_internal {
+
+bool SleepsInVfork(pid_t pid, pid_t tid) {
+  char path[64];
+  snprintf(path, sizeof path, "/proc/%d/task/%d/wchan", static_cast<int>(pid), static_cast<int>(tid));
+  std::string name = ReadSmallFile(AT_FDCWD, path, /*one_record=*/true);
+  name = name.substr(0, name.find('.'));  // A compiler's clone of a function: "name.isra.0", "name.constprop.0".
+  return name == "wait_for_vfork_done" || name == "kernel_clone" || name == "_do_fork" || name == "do_fork";
+}
+
+bool SharesMemoryWithAChild(pid_t pid, const std::vector<pid_t>& children) {
+  for (pid_t child : children) {
+    if (syscall(SYS_kcmp, pid, child, KCMP_VM, 0, 0) == 0) return true;  // Fails (not 0) if either has gone.
+  }
+  return false;
+}
+
+}  // namespace process_tree_internal
 
 absl::Status BecomeSubreaper() {
   if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0) return absl::ErrnoToStatus(errno, "prctl");

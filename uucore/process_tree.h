@@ -57,7 +57,9 @@ bool HasChildrenFiles();
 //   - Freeze first: each descendant found is sent SIGSTOP, and the tree is listed again until a pass finds nobody
 //     new. A stopped process cannot fork; but a fork under way when the SIGSTOP comes is not restarted (only a
 //     fatal or group-wide signal does that) and can add its child afterwards, until the process actually stops: so
-//     a process's children count as known only once read after /proc showed it stopped ('T'). Then every frozen
+//     a process's children count as known only once read after /proc showed each of its threads stopped ('T'), or
+//     the process asleep in a vfork whose child is listed (it waits for the child, which the freeze keeps from
+//     exec'ing; see process_tree_internal below). Bounded: 5 s, then as if it had stopped. Then every frozen
 //     process gets `sig` and then SIGCONT, so a handler for `sig` runs once the process is continued. With
 //     `stopped` kLeave, SIGCONT goes only to those this call stopped: one stopped before stays stopped; TSTP, TTIN
 //     and TTOU are done by the freeze itself for a process that takes them at their default action (process.h).
@@ -79,6 +81,20 @@ bool HasChildrenFiles();
 // Error: only from listing (see ListDescendants()).
 [[nodiscard]] absl::StatusOr<int> SignalDescendants(pid_t root, int sig, Enumeration how = Enumeration::kAuto,
                                                     StoppedProcesses stopped = StoppedProcesses::kContinue);
+
+namespace process_tree_internal {
+
+// The two ways SignalDescendants() tells a vfork parent (or posix_spawn's; asleep in D until its child execs or
+// exits) from a process asleep inside a fork, declared here to be tested one by one:
+// SleepsInVfork(): thread `tid` of `pid` is waiting for its vfork child, by /proc/PID/task/TID/wchan (the function
+// it sleeps in: wait_for_vfork_done, or where that is inlined kernel_clone, _do_fork or do_fork by kernel version).
+// False where wchan is unreadable ("0" without ptrace access) or names anything else.
+bool SleepsInVfork(pid_t pid, pid_t tid);
+// SharesMemoryWithAChild(): one of `children` shares the address space of `pid` (kcmp KCMP_VM): a vfork child not
+// yet exec'd. False where kcmp is refused (ENOSYS; EPERM under container runtimes' default seccomp profiles).
+bool SharesMemoryWithAChild(pid_t pid, const std::vector<pid_t>& children);
+
+}  // namespace process_tree_internal
 
 // What ReapChildren() found.
 struct Reaped {

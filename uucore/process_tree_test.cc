@@ -413,24 +413,53 @@ TEST_P(SignalTreeTest, UnreapedZombiesAreNotWaitedFor) {
   EXPECT_TRUE(ReapAllWithin(20));
 }
 
-// A vfork parent sleeps ('D') until its child execs or exits, and a STOP does not land before: while the walk keeps
-// the child stopped, never. Its fork is over (the child is listed): the walk goes on at once, as for a stopped one.
-// It used to wait for the parent to be seen stopped until its 5 s bound (timeout --tree's WINCH, 5.5 s, when a
-// shell was in vfork to run a command).
-TEST_P(SignalTreeTest, AParentWaitingForItsVforkChildIsNotWaitedFor) {
+// A process that vforks a child that stops itself before exec: the parent sleeps ('D') in vfork until the child
+// execs or exits. Waits until both are in place; returns the parent, `child` set.
+pid_t StartVforkParent(pid_t* child) {
   const pid_t parent = fork();
   if (parent == 0) {
     if (vfork() == 0) {
-      raise(SIGSTOP);  // Stopped before exec: the parent sleeps in vfork until the walk's CONT and TERM.
+      raise(SIGSTOP);  // Stopped before exec: the parent sleeps in vfork until it is continued or killed.
       _exit(0);
     }
     _exit(0);
   }
-  const std::vector<pid_t> tree = AwaitDescendants(2, GetParam());
-  ASSERT_EQ(tree.size(), 2u);
-  const pid_t child = tree[0] == parent ? tree[1] : tree[0];
   const double end = Now() + 20;
-  while ((StateOf(parent) != 'D' || StateOf(child) != 'T') && Now() < end) usleep(10000);
+  *child = 0;
+  while (Now() < end) {
+    absl::StatusOr<std::vector<pid_t>> tree = ListDescendants(getpid(), Enumeration::kProcScan);
+    if (tree.ok() && tree->size() == 2) *child = (*tree)[0] == parent ? (*tree)[1] : (*tree)[0];
+    if (*child != 0 && StateOf(parent) == 'D' && StateOf(*child) == 'T') break;
+    usleep(10000);
+  }
+  return parent;
+}
+
+TEST_F(ProcessTreeTest, AVforkParentIsToldFromOtherSleepers) {
+  pid_t child;
+  const pid_t parent = StartVforkParent(&child);
+  ASSERT_EQ(StateOf(parent), 'D');
+  ASSERT_EQ(StateOf(child), 'T');
+  EXPECT_TRUE(process_tree_internal::SleepsInVfork(parent, parent));
+  EXPECT_TRUE(process_tree_internal::SharesMemoryWithAChild(parent, {child}));
+  // A shell waiting for its forked child: asleep elsewhere, memory of its own.
+  const std::string ready = Marker();
+  const pid_t shell = RunShell("sleep 100 & : > " + ready + "; wait");
+  ASSERT_TRUE(AwaitFile(ready));
+  std::vector<pid_t> tree = AwaitDescendants(4, Enumeration::kProcScan);
+  ASSERT_EQ(tree.size(), 4u);
+  const pid_t sleeper = *std::find_if(tree.begin(), tree.end(),
+                                      [&](pid_t pid) { return pid != parent && pid != child && pid != shell; });
+  EXPECT_FALSE(process_tree_internal::SleepsInVfork(shell, shell));
+  EXPECT_FALSE(process_tree_internal::SharesMemoryWithAChild(shell, {sleeper}));
+}
+
+// The vfork parent's fork is over (the child is listed) and it can fork no more before the STOP lands: the walk goes
+// on at once, as for a stopped process. It used to wait for the parent to be seen stopped until its 5 s bound
+// (timeout --tree's WINCH took 5.5 s when a shell was in vfork to run a command).
+TEST_P(SignalTreeTest, AParentWaitingForItsVforkChildIsNotWaitedFor) {
+  pid_t child;
+  const pid_t parent = StartVforkParent(&child);
   ASSERT_EQ(StateOf(parent), 'D');
   ASSERT_EQ(StateOf(child), 'T');
   const double start = Now();
