@@ -496,7 +496,8 @@ TEST_F(ReportTest, CountsTheCommandsCpuAndMemory) {
 TEST_F(ReportTest, NamesTheTreeBackend) {
   const std::string here = BackendHere();
   const std::string backend = here == "timeout: --tree: backend cgroup\n" ? "cgroup" : "proc";
-  ExpectCase({"--tree", {"timeout", "--tree", "--report=" + file(), "0.3", "sh", "-c", "sleep 10 & sleep 10"}, 124, "",
+  // 1 s: both sleeps have been forked by then (3 processes signalled), even on a loaded machine.
+  ExpectCase({"--tree", {"timeout", "--tree", "--report=" + file(), "1", "sh", "-c", "sleep 10 & sleep 10"}, 124, "",
               ""});
   EXPECT_EQ(Field(file(), "d['tree']['backend'], d['tree']['signalled']"), backend + " 3\n");
 }
