@@ -240,18 +240,21 @@ bool FreezesFirst(int sig) { return sig != SIGKILL && sig != SIGSTOP; }
 // - gone ('Z', 'X', or no longer listed).
 // - asleep ('D') in a vfork: a vfork parent sleeps until its child execs or exits, which the walk's STOP on the
 //   child holds off; its fork is over (the child is linked), and it goes back to user space, where the STOP lands,
-//   before it can fork again. Known from the thread's wchan (SleepsInVfork), read before the children; where wchan
-//   does not tell, from a child sharing its memory (kIfVforkChild, for IsFrozen() once the children are read; a
-//   second thread asleep inside a fork of its own at that moment would pass too).
+//   before it can fork again. Known from the thread's wchan (SleepsInVfork), read before the children. Where wchan
+//   does not say so (unreadable, or the thread woke meanwhile), a single-threaded process still counts if a child
+//   shares its memory (kIfVforkChild, for IsFrozen() once the children are read): only a vfork child not yet
+//   exec'd does, and its parent cannot fork before it execs. Not with several threads: another thread's vfork child
+//   shares the memory too, and a 'D' thread beside it may be inside a fork of its own (its child not yet linked).
 // Every thread: /proc/PID/stat shows the main thread, stopped while another may still be inside a fork. Read before
 // the children, which are final only if read after the process was seen frozen.
 enum class Frozen { kNo, kYes, kIfVforkChild };
 
 Frozen SeenFrozen(int proc_fd, pid_t pid, const Stat& stat) {
-  const auto of = [pid](char state, pid_t tid) {
+  const auto of = [pid, &stat](char state, pid_t tid) {
     if (state == 'T' || state == 't' || state == 'Z' || state == 'X') return Frozen::kYes;
     if (state != 'D') return Frozen::kNo;
-    return process_tree_internal::SleepsInVfork(pid, tid) ? Frozen::kYes : Frozen::kIfVforkChild;
+    if (process_tree_internal::SleepsInVfork(pid, tid)) return Frozen::kYes;
+    return stat.threads <= 1 ? Frozen::kIfVforkChild : Frozen::kNo;
   };
   if (stat.threads <= 1) return of(stat.state, pid);
   Frozen all = Frozen::kYes;
@@ -324,6 +327,20 @@ int FinishSignalling(const std::vector<Target>& targets, int sig, StoppedProcess
   return static_cast<int>(targets.size());
 }
 
+// Between passes that wait for a STOP to land: 50 us at first (it usually takes that), doubling up to 5 ms, so that a
+// process that stays asleep in D (on I/O, or on a FUSE server of the tree that is stopped) keeps the walk from a hot
+// loop until the 5 s bound.
+class PauseBetweenPasses {
+ public:
+  void Wait() {
+    usleep(next_us_);
+    next_us_ = std::min<useconds_t>(next_us_ * 2, 5000);
+  }
+
+ private:
+  useconds_t next_us_ = 50;
+};
+
 double MonotonicSeconds() {
   timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -370,6 +387,7 @@ absl::StatusOr<int> SignalByChildrenFiles(pid_t root, int sig, StoppedProcesses 
   std::map<std::pair<pid_t, unsigned long long>, Known> known;
   std::set<std::pair<pid_t, unsigned long long>> zombies;  // Unreaped exited processes of the tree seen so far.
   const double wait_until = MonotonicSeconds() + 5;
+  PauseBetweenPasses pause;
   int passes_after_wait = 0;
   for (int pass = 0;; ++pass) {
     // Who has exited entirely since the last pass: one poll over their pidfds.
@@ -409,6 +427,7 @@ absl::StatusOr<int> SignalByChildrenFiles(pid_t root, int sig, StoppedProcesses 
         }
         it = known.find({pid, stat->start_time});
       }
+      bool signalled_now = false;  // Found in this pass: its stat was read before the STOP was sent.
       if (it == known.end()) {
         // New: a pidfd first, then the stat, then a check that the pidfd's process was alive after the read: the
         // stat is the pidfd's process, and a stranger that got a reused pid has another parent.
@@ -447,6 +466,7 @@ absl::StatusOr<int> SignalByChildrenFiles(pid_t root, int sig, StoppedProcesses 
         it = known.emplace(std::make_pair(pid, stat->start_time), fresh).first;
         found_new = true;
         clean = false;
+        signalled_now = true;
       }
       Known& k = it->second;
       if (k.visited_pass == pass) continue;  // Found twice (moved to a reaper already walked): once is enough.
@@ -456,7 +476,10 @@ absl::StatusOr<int> SignalByChildrenFiles(pid_t root, int sig, StoppedProcesses 
       if (stat->ppid != parent) clean = false;  // Moved: its old parent may be exiting.
       if (!k.complete && !k.resolved) clean = false;
       if (!stat->live()) continue;  // Its children went to a reaper at its exit.
-      const Frozen frozen = k.read_pass < 0 && first == SIGSTOP ? SeenFrozen(proc.fd(), pid, *stat) : Frozen::kNo;
+      // Evidence only from a stat read after the STOP was sent (one read before, 'T', could be a process continued
+      // meanwhile by someone else and now inside a fork); a new process is looked at again in the next pass.
+      const Frozen frozen =
+          k.read_pass < 0 && first == SIGSTOP && !signalled_now ? SeenFrozen(proc.fd(), pid, *stat) : Frozen::kNo;
       const std::vector<pid_t> children = ChildrenFromFiles(proc.fd(), pid, stat->threads);
       for (pid_t child : children) queue.emplace_back(child, pid);
       // Frozen by STOP, a process's children are final once read after it was seen stopped (the stat above): a fork
@@ -502,7 +525,7 @@ absl::StatusOr<int> SignalByChildrenFiles(pid_t root, int sig, StoppedProcesses 
     }
     // Bounded: past the wait, two more passes at most, whatever has not settled.
     if (MonotonicSeconds() >= wait_until && ++passes_after_wait > 2) break;
-    if (awaiting_stop) usleep(50);  // A STOP takes a moment to land (longer in D state): no hot loop meanwhile.
+    if (awaiting_stop) pause.Wait();
   }
   return FinishSignalling(targets, sig, stopped);
 }
@@ -569,6 +592,7 @@ absl::StatusOr<int> SignalDescendants(pid_t root, int sig, Enumeration how, Stop
   // that could add a child after that pass's listing (see SeenFrozen). Bounded: 5 s, then as if it had.
   bool stopped_before_this_pass = first != SIGSTOP;
   const double wait_until = MonotonicSeconds() + 5;
+  PauseBetweenPasses pause;
   // Until a pass finds nobody new and lists what the pass before listed: everyone found so far is frozen (or dead)
   // and cannot fork, and nobody left the tree during the listing. A parent that exits while the listing runs can
   // hide a child read before it (after a pid wrap) with the parent's pid, reparented only later; the next pass
@@ -615,7 +639,7 @@ absl::StatusOr<int> SignalDescendants(pid_t root, int sig, Enumeration how, Stop
     });
     const bool settled = all_stopped || MonotonicSeconds() >= wait_until;
     stopped_before_this_pass = first != SIGSTOP || (settled && !found_new);
-    if (!found_new && !settled) usleep(50);  // A STOP takes a moment to land: no hot loop meanwhile.
+    if (!found_new && !settled) pause.Wait();
     previous_tree = std::move(tree);
   }
   const int signalled = FinishSignalling(targets, sig, stopped);

@@ -88,7 +88,8 @@ namespace process_tree_internal {
 // exits) from a process asleep inside a fork, declared here to be tested one by one:
 // SleepsInVfork(): thread `tid` of `pid` is waiting for its vfork child, by /proc/PID/task/TID/wchan (the function
 // it sleeps in: wait_for_vfork_done, or where that is inlined kernel_clone, _do_fork or do_fork by kernel version).
-// False where wchan is unreadable ("0" without ptrace access) or names anything else.
+// False where wchan is unreadable ("0" without ptrace access, or while the thread, asleep by its state, is still on
+// the run queue) or names anything else.
 bool SleepsInVfork(pid_t pid, pid_t tid);
 // SharesMemoryWithAChild(): one of `children` shares the address space of `pid` (kcmp KCMP_VM): a vfork child not
 // yet exec'd. False where kcmp is refused (ENOSYS; EPERM under container runtimes' default seccomp profiles).
