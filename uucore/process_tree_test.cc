@@ -382,9 +382,9 @@ TEST_P(SignalTreeTest, AStopSignalLeavesNoChildOfAForkingThreadRunning) {
 
 // The same with a third thread asleep in vfork for good (its child stops itself before exec) beside the forking
 // one, while a thread of ours reads the forker's smaps_rollup, as monitoring tools do: that holds its memory map's
-// lock, so the forking thread often sleeps ('D') inside its fork, its child not yet linked. A vfork parent counts as
-// frozen, and a child sharing its memory is known; a 'D' thread of a process with several threads counted as frozen
-// too, by that child, though it was inside a fork of its own.
+// lock, so the forking thread often sleeps ('D') inside its fork, its child not yet linked. The vfork thread counts
+// as frozen by its wchan; the forking thread used to count too, by the vfork child that shares the process's memory,
+// though it was inside a fork of its own.
 TEST_P(SignalTreeTest, AStopSignalLeavesNoChildRunningBesideAVforkWait) {
   const pid_t forker = fork();
   if (forker == 0) {
