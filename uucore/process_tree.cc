@@ -606,7 +606,7 @@ absl::StatusOr<int> SignalDescendants(pid_t root, int sig, Enumeration how, Stop
     std::set<pid_t> tree(listed->begin(), listed->end());
     bool found_new = false;
     std::vector<std::pair<pid_t, Frozen>> stopped_earlier;  // Sent STOP before this pass, alive in it: frozen?
-    std::map<pid_t, std::vector<pid_t>> children;           // By parent, as this pass's stats show.
+    std::map<pid_t, std::vector<pid_t>> children;           // By parent, as this pass's stats show (freeze only).
     for (pid_t pid : *listed) {
       const int pidfd = PidfdOpen(pid);
       if (pidfd < 0 && errno == ESRCH) continue;  // Exited (and reaped) since the listing.
@@ -618,7 +618,7 @@ absl::StatusOr<int> SignalDescendants(pid_t root, int sig, Enumeration how, Stop
         found_new = true;  // It exited; whoever took its pid is looked at in the next pass.
         continue;
       }
-      if (stat.has_value()) children[stat->ppid].push_back(pid);
+      if (first == SIGSTOP && stat.has_value()) children[stat->ppid].push_back(pid);
       if (first == SIGSTOP && stat.has_value() && seen.count({pid, stat->start_time}) != 0 && stat->live() &&
           !stat->exiting()) {
         stopped_earlier.emplace_back(pid, SeenFrozen(AT_FDCWD, pid, *stat));

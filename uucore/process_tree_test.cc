@@ -251,13 +251,9 @@ std::string ReadFile(const std::string& path) {
 
 // /proc/PID/stat's state letter, or '?' once the process is gone.
 char StateOf(pid_t pid) {
-  FILE* f = fopen(("/proc/" + std::to_string(pid) + "/stat").c_str(), "r");
-  if (f == nullptr) return '?';
-  char buf[512] = {};
-  size_t n = fread(buf, 1, sizeof buf - 1, f);
-  fclose(f);
-  const char* paren = strrchr(buf, ')');
-  return paren != nullptr && paren + 2 < buf + n ? paren[2] : '?';
+  const std::string stat = ReadFile("/proc/" + std::to_string(pid) + "/stat");
+  const size_t paren = stat.rfind(')');
+  return paren != std::string::npos && paren + 2 < stat.size() ? stat[paren + 2] : '?';
 }
 
 // kLeave: a descendant stopped before the walk is stopped after it (the walk's own SIGSTOP is undone for the
@@ -302,16 +298,7 @@ TEST_P(SignalTreeTest, AStopSignalStopsTheTree) {
   }
 }
 
-// A tree that keeps forking is stopped whole, by TSTP (a process that takes it at its default action stays stopped
-// from the walk's own STOP) and by STOP. Two ways a child ran on: a process continued, then sent TSTP, forked between
-// the two (25 of 150 rounds); and a fork under way when the walk's STOP came ended after the walk's last look at the
-// parent's children (a STOP sent to one process does not restart a fork, only a fatal or group-wide signal does): the
-// walk now reads children only of a process it has seen stopped. The forker leads a process group of its own in our
-// session, so that the group is not orphaned (the kernel discards TSTP for an orphaned group, as under a test runner
-// that starts us in a session of our own). It is not a shell: dash blocks every signal now and then, and a process
-// that blocks TSTP runs on, and forks, until it unblocks it, with either backend and without --tree, as the kernel
-// has it.
-// Forks for ever, each child KILLed and reaped at once; in a process group of its own (see below).
+// Forks for ever, each child KILLed and reaped at once.
 [[noreturn]] void ForkForEver() {
   for (;;) {
     const pid_t child = fork();
@@ -323,6 +310,18 @@ TEST_P(SignalTreeTest, AStopSignalStopsTheTree) {
       waitpid(child, nullptr, 0);
     }
   }
+}
+
+// A child of ours that leads a process group of its own in our session (see AStopSignalLeavesNoForkedChildRunning)
+// and runs `body`, which returns only if its set-up failed (the child then exits 1).
+pid_t StartForker(void (*body)()) {
+  const pid_t forker = fork();
+  if (forker == 0) {
+    setpgid(0, 0);
+    body();
+    _exit(1);
+  }
+  return forker;
 }
 
 // Stops the tree under `forker` 300 times, by TSTP and STOP in turn, and checks each time that every process in it
@@ -358,25 +357,18 @@ void ExpectEveryStopToStopTheForker(pid_t forker, Enumeration how) {
 // that blocks TSTP runs on, and forks, until it unblocks it, with either backend and without --tree, as the kernel
 // has it.
 TEST_P(SignalTreeTest, AStopSignalLeavesNoForkedChildRunning) {
-  const pid_t forker = fork();
-  if (forker == 0) {
-    setpgid(0, 0);
-    ForkForEver();
-  }
-  ExpectEveryStopToStopTheForker(forker, GetParam());
+  ExpectEveryStopToStopTheForker(StartForker(ForkForEver), GetParam());
 }
 
 // The same with a forker whose forks come from a second thread while the main thread sleeps: a process is stopped
 // only once every thread is (the main thread's 'T', which /proc/PID/stat shows, can come while another thread is
 // still inside a fork).
 TEST_P(SignalTreeTest, AStopSignalLeavesNoChildOfAForkingThreadRunning) {
-  const pid_t forker = fork();
-  if (forker == 0) {
-    setpgid(0, 0);
+  const pid_t forker = StartForker([] {
     pthread_t thread;
-    if (pthread_create(&thread, nullptr, [](void*) -> void* { ForkForEver(); }, nullptr) != 0) _exit(1);
+    if (pthread_create(&thread, nullptr, [](void*) -> void* { ForkForEver(); }, nullptr) != 0) return;
     for (;;) pause();
-  }
+  });
   ExpectEveryStopToStopTheForker(forker, GetParam());
 }
 
@@ -386,9 +378,7 @@ TEST_P(SignalTreeTest, AStopSignalLeavesNoChildOfAForkingThreadRunning) {
 // as frozen by its wchan; the forking thread used to count too, by the vfork child that shares the process's memory,
 // though it was inside a fork of its own.
 TEST_P(SignalTreeTest, AStopSignalLeavesNoChildRunningBesideAVforkWait) {
-  const pid_t forker = fork();
-  if (forker == 0) {
-    setpgid(0, 0);
+  const pid_t forker = StartForker([] {
     pthread_t thread;
     if (pthread_create(&thread, nullptr, [](void*) -> void* {
           if (vfork() == 0) {
@@ -396,16 +386,16 @@ TEST_P(SignalTreeTest, AStopSignalLeavesNoChildRunningBesideAVforkWait) {
           }
           return nullptr;
         }, nullptr) != 0) {
-      _exit(1);
+      return;
     }
     // A large populated mapping: each fork copies its page tables, so forks take long enough to be caught in.
     const size_t size = 256 << 20;
     if (mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0) == MAP_FAILED) {
-      _exit(1);
+      return;
     }
-    if (pthread_create(&thread, nullptr, [](void*) -> void* { ForkForEver(); }, nullptr) != 0) _exit(1);
+    if (pthread_create(&thread, nullptr, [](void*) -> void* { ForkForEver(); }, nullptr) != 0) return;
     for (;;) pause();
-  }
+  });
   std::atomic<bool> done{false};
   std::thread reader([forker, &done] {
     const std::string path = "/proc/" + std::to_string(forker) + "/smaps_rollup";
