@@ -436,6 +436,18 @@ TEST_F(ProcessTreeTest, AProcessWhoseMainThreadExitedIsStillADescendant) {
   EXPECT_TRUE(ReapAllWithin(20));
 }
 
+// SIGTERM to our descendants: `count` signalled, well within the walk's 5 s bound (2.5 s: `why` it would not be),
+// and all reaped afterwards.
+void ExpectTermWithoutWaiting(Enumeration how, int count, const char* why) {
+  const double start = Now();
+  absl::StatusOr<int> n = SignalDescendants(getpid(), SIGTERM, how);
+  const double seconds = Now() - start;
+  ASSERT_THAT(n.status(), IsOk());
+  EXPECT_EQ(*n, count);
+  EXPECT_LT(seconds, 2.5) << why;
+  EXPECT_TRUE(ReapAllWithin(20));
+}
+
 // Zombies the caller has not reaped yet (it is busy signalling) have nothing left to signal or wait for: the call
 // returns at once, signalling the live ones only. It used to wait for them to go until its 5 s bound.
 TEST_P(SignalTreeTest, UnreapedZombiesAreNotWaitedFor) {
@@ -451,13 +463,7 @@ TEST_P(SignalTreeTest, UnreapedZombiesAreNotWaitedFor) {
   RunShell("sleep 100 & : > " + ready + "; wait");
   ASSERT_TRUE(AwaitFile(ready));
   ASSERT_EQ(AwaitDescendants(2, GetParam()).size(), 2u);  // sh and sleep: ListDescendants skips zombies.
-  const double start = Now();
-  absl::StatusOr<int> n = SignalDescendants(getpid(), SIGTERM, GetParam());
-  const double seconds = Now() - start;
-  ASSERT_THAT(n.status(), IsOk());
-  EXPECT_EQ(*n, 2);
-  EXPECT_LT(seconds, 2.5) << "waited for zombies nobody could reap meanwhile";
-  EXPECT_TRUE(ReapAllWithin(20));
+  ExpectTermWithoutWaiting(GetParam(), 2, "waited for zombies nobody could reap meanwhile");
 }
 
 // A process that vforks a child that stops itself before exec: the parent sleeps ('D') in vfork until the child
@@ -518,13 +524,7 @@ TEST_P(SignalTreeTest, AParentWaitingForItsVforkChildIsNotWaitedFor) {
   const pid_t parent = StartVforkParent(&child);
   ASSERT_EQ(StateOf(parent), 'D');
   ASSERT_EQ(StateOf(child), 'T');
-  const double start = Now();
-  absl::StatusOr<int> n = SignalDescendants(getpid(), SIGTERM, GetParam());
-  const double seconds = Now() - start;
-  ASSERT_THAT(n.status(), IsOk());
-  EXPECT_EQ(*n, 2);
-  EXPECT_LT(seconds, 2.5) << "waited for a vfork parent to be seen stopped";
-  EXPECT_TRUE(ReapAllWithin(20));
+  ExpectTermWithoutWaiting(GetParam(), 2, "waited for a vfork parent to be seen stopped");
 }
 
 TEST_F(ProcessTreeTest, ReapChildrenReportsTheWatchedChildAndOthers) {
