@@ -273,12 +273,16 @@ TEST_F(AsPid1WithTerminalTest, CtrlZStopsTheCommand) {
   // A watcher in another session (not stopped with the group) waits (up to 5 s) for the command to show stopped,
   // prints its state, then continues the group, as `fg` would. In timeout's own group the command would be in an
   // orphaned process group, whose terminal stop signals the kernel discards: it would still be running (S). The
-  // command waits in wait() for a sleep started before it says it is ready: a shell stopped in the middle of a vfork
-  // (dash runs a command so) shows D, not T, until continued.
+  // command says it is ready only once the watcher has left the group (a Ctrl-Z before its setsid stopped the watcher
+  // too, and nothing continued the group), waiting for that without forking, and then waits in wait() for a sleep
+  // started before: a shell stopped in the middle of a vfork (dash runs a command so) shows D, not T, until continued.
+  const std::string watching = dir_ + "/watching";
   Result r = RunTyping({"30", "sh", "-c",
-                        "setsid sh -c \"i=0; until [ \\$(cut -d' ' -f3 /proc/$$/stat) = T ] || [ \\$i -ge 50 ]; do "
-                        "sleep 0.1; i=\\$((i+1)); done; cut -d' ' -f3 /proc/$$/stat; kill -CONT -$$\" & "
-                        "sleep 2 & : > " + Ready() + "; wait $!; echo done; exit 3"},
+                        "setsid sh -c \": > " + watching +
+                            "; i=0; until [ \\$(cut -d' ' -f3 /proc/$$/stat) = T ] || [ \\$i -ge 50 ]; do "
+                            "sleep 0.1; i=\\$((i+1)); done; cut -d' ' -f3 /proc/$$/stat; kill -CONT -$$\" & "
+                            "sleep 3 & while [ ! -e " + watching + " ]; do :; done; : > " + Ready() +
+                            "; wait $!; echo done; exit 3"},
                        "\x1a");
   EXPECT_EQ(r.status, 3);
   EXPECT_EQ(r.out, "T\ndone\n");
