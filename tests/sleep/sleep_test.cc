@@ -134,22 +134,23 @@ TEST(SleepTest, ZeroReturnsPromptly) {
 }
 
 // For Options::before_exec: forks a helper that sends each signal at its time (seconds from now) to the process
-// about to exec (exec keeps the PID), then exits. The helper lets go of the runner's pipes at once.
+// about to exec (exec keeps the PID), then exits. The helper lets go of the runner's pipes at once. Each time is
+// absolute on CLOCK_MONOTONIC from a start read before the fork: a late wake does not delay the later signals.
 std::function<void()> SignalLater(std::vector<std::pair<double, int>> plan, int ignore = 0) {
   return [plan, ignore] {
     if (ignore != 0) signal(ignore, SIG_IGN);
     const pid_t target = getpid();
+    timespec start;
+    clock_gettime(CLOCK_MONOTONIC, &start);
     if (fork() != 0) return;
     close(0);
     close(1);
     close(2);
-    double done = 0;
     for (const auto& [at, sig] : plan) {
-      const double wait = at - done;
-      timespec ts = {static_cast<time_t>(wait), static_cast<long>((wait - static_cast<time_t>(wait)) * 1e9)};
-      while (nanosleep(&ts, &ts) != 0) {
+      const long long ns = start.tv_nsec + static_cast<long long>(at * 1e9);
+      const timespec when = {start.tv_sec + static_cast<time_t>(ns / 1000000000), static_cast<long>(ns % 1000000000)};
+      while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &when, nullptr) != 0) {  // EINTR: the same time again.
       }
-      done = at;
       kill(target, sig);
     }
     _exit(0);
@@ -205,17 +206,18 @@ TEST(SleepTest, ResumesAfterStopAndContinue) {
 }
 
 // The deadline is on the monotonic clock, fixed at the start: a stop that outlasts it ends the sleep as soon as
-// the process continues (about 3.5 s here), where a sleep that restarted would take 5.5 s and one that only counted
-// time awake 4.5 s. The STOP comes 1 s after the start, so that even a slow start (the emulated run of the qemu pass,
-// under load) has fixed its deadline by then.
+// the process continues (about 4 s here), where a sleep that restarted would take 7 s and one that only counted
+// time awake at least 6 s (the 2 s not yet slept at the STOP, after the CONT at 4 s). The bound, 5.5 s, leaves 1.5 s
+// for a loaded machine on the one side and 0.5 s on the other. The STOP comes 1 s after the start, so that even a
+// slow start (the emulated run of the qemu pass, under load) has fixed its deadline by then.
 TEST(SleepTest, StoppedPastTheDeadlineFinishesOnContinue) {
   Options options;
-  options.before_exec = SignalLater({{1.0, SIGSTOP}, {3.5, SIGCONT}});
-  Result r = Invoke({"sleep", "2"}, options);
+  options.before_exec = SignalLater({{1.0, SIGSTOP}, {4.0, SIGCONT}});
+  Result r = Invoke({"sleep", "3"}, options);
   EXPECT_EQ(r.status, 0);
   EXPECT_EQ(r.err, "");
-  EXPECT_GE(r.seconds, 3.5);
-  EXPECT_LT(r.seconds, 4.4);
+  EXPECT_GE(r.seconds, 4.0);
+  EXPECT_LT(r.seconds, 5.5);
 }
 
 }  // namespace

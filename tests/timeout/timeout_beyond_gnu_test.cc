@@ -309,9 +309,10 @@ TEST(TreeTest, SignalsDescendantsThatLeftGroupAndSession) {
 }
 
 TEST(TreeTest, KillAfterAppliesToEveryDescendant) {
-  // The command ignores TERM too, so it is still there for the KILL, which -v names as sent to it.
+  // The command ignores TERM too, so it is still there for the KILL, which -v names as sent to it. (1 s: it has set
+  // its trap by then; 0.2 s was too short for a loaded ASan run, and sh died of the TERM: 124.)
   Check({"a daemon that ignores TERM gets KILL after -k",
-         {"timeout", "-v", "-k", "0.2", "--tree", "0.2", "sh", "-c",
+         {"timeout", "-v", "-k", "0.2", "--tree", "1", "sh", "-c",
           "trap '' TERM; setsid sh -c 'sleep 10' & wait"},
          137, "", BackendLine() + "timeout: sending signal TERM to command 'sh'\ntimeout: sending signal KILL to command 'sh'\n"});
   // A command that died of the TERM leaves only its descendants for the KILL; -v says so. (1 s: the daemon has set
@@ -395,18 +396,17 @@ std::string Lines(int n) {
 }
 
 TEST(InactivityTest, OutputRestartsTheTimer) {
-  // 10 lines 0.3 s apart: 3 s in all, each gap well inside the 1.5 s timer.
+  // 5 lines 0.6 s apart: 3 s in all, each gap 0.9 s inside the 1.5 s timer.
   Check({"stdout keeps it alive",
-         {"timeout", "-i", "1.5", "sh", "-c", "for i in 1 2 3 4 5 6 7 8 9 10; do echo $i; sleep 0.3; done; exit 3"}, 3,
-         Lines(10), "", 10, 2.5});
+         {"timeout", "-i", "1.5", "sh", "-c", "for i in 1 2 3 4 5; do echo $i; sleep 0.6; done; exit 3"}, 3, Lines(5),
+         "", 10, 2.5});
   Check({"stderr keeps it alive",
-         {"timeout", "--inactivity", "1.5", "sh", "-c",
-          "for i in 1 2 3 4 5 6 7 8 9 10; do echo $i >&2; sleep 0.3; done"},
-         0, "", Lines(10), 10, 2.5});
-  // Mid-gap, between the 5th line (1.2 s) and the 6th (1.5 s plus each iteration's own cost: 1.5 s left a few ms).
+         {"timeout", "--inactivity", "1.5", "sh", "-c", "for i in 1 2 3 4 5; do echo $i >&2; sleep 0.6; done"}, 0, "",
+         Lines(5), 10, 2.5});
+  // 1.5 s is mid-gap, 0.3 s from the 3rd line (1.2 s, plus the start's and two iterations' own cost) and from the
+  // 4th (1.8 s): 0.3 s apart with 1.35 s left 0.15 s a side, too little under load.
   Check({"without -i the same command times out",
-         {"timeout", "1.35", "sh", "-c", "for i in 1 2 3 4 5 6 7 8 9 10; do echo $i; sleep 0.3; done"}, 124,
-         Lines(5), "", 10});
+         {"timeout", "1.5", "sh", "-c", "for i in 1 2 3 4 5; do echo $i; sleep 0.6; done"}, 124, Lines(3), "", 10});
 }
 
 TEST(InactivityTest, ItsShortOptionTakesNoArgument) {

@@ -68,12 +68,15 @@ class ParentDeathTest : public testing::Test {
  protected:
   // Starts `timeout ARGS sh -c TRAP-AND-WAIT` in the background from sh, SIGKILLs timeout once the command has set
   // its trap (it creates a file then; a fixed 0.3 s was too short for a loaded ASan run), and waits for the command's
-  // trap to report (on stderr: stdout has timeout's status).
+  // trap to report (on stderr: stdout has timeout's status). The trap creates $r.got once it has written its line;
+  // sh waits for that, up to 10 s (a fixed 0.5 s was too short under load: as PID 1, sh's exit killed the command
+  // before its trap had run, and stderr was empty), then exits.
   std::string Script(const std::string& timeout_args, const std::string& trapped) {
     return "r=$(mktemp -u); \"$0\" timeout " + timeout_args + " sh -c \"trap 'echo got " + trapped +
-           " >&2; kill \\$! 2>/dev/null; exit 0' " + trapped + "; : > $r; sleep 10 & wait\" & " +
+           " >&2; : > $r.got; kill \\$! 2>/dev/null; exit 0' " + trapped + "; : > $r; sleep 10 & wait\" & " +
            "i=0; until [ -e $r ] || [ $i -ge 200 ]; do sleep 0.05; i=$((i+1)); done; rm -f $r; " +
-           "kill -KILL $!; { wait $!; } 2>/dev/null; echo timeout=$?; sleep 0.5";
+           "kill -KILL $!; { wait $!; } 2>/dev/null; echo timeout=$?; " +
+           "i=0; until [ -e $r.got ] || [ $i -ge 200 ]; do sleep 0.05; i=$((i+1)); done; rm -f $r.got";
   }
 };
 

@@ -210,8 +210,9 @@ TEST(TimeoutTest, SignalsTheWholeGroup) {
          ""});
   // -k's KILL goes to the group, which is timeout's own: timeout dies of it. The command, out of the group, gets it
   // first. (It did not: timeout was dead before it sent it, and the command ran on, holding stdout for 10 s.)
+  // 1 s: setsid, then sh, must have set the trap before the TERM (0.2 s was too short for a loaded ASan run: 124).
   Check({"-k's KILL reaches a command that left the group",
-         {"timeout", "-k", "0.2", "0.2", "setsid", "sh", "-c", "trap '' TERM; exec sleep 10"}, 137, SIGKILL, "", ""});
+         {"timeout", "-k", "0.2", "1", "setsid", "sh", "-c", "trap '' TERM; exec sleep 10"}, 137, SIGKILL, "", ""});
   Check({"timeout leads the command's process group",
          {"timeout", "10", "sh", "-c", "test \"$(cut -d' ' -f5 /proc/$$/stat)\" = $PPID && echo leader"}, 0, 0,
          "leader\n", ""});

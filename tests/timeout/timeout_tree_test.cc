@@ -389,15 +389,17 @@ TEST_F(ReportTest, ACommandThatExits124ItselfDidNotTimeOut) {
 }
 
 TEST_F(ReportTest, KillAfterSaysKilled) {
-  ExpectCase({"137 from -k", {"timeout", "-k", "0.2", "--report=" + file(), "0.2", "sh", "-c", "trap '' TERM; sleep 10"},
+  // 1 s: sh must have set its trap before the TERM (0.2 s was too short for a loaded ASan run: 124).
+  ExpectCase({"137 from -k", {"timeout", "-k", "0.2", "--report=" + file(), "1", "sh", "-c", "trap '' TERM; sleep 10"},
               137, "", ""});
   EXPECT_EQ(Flatten(file()), Flat(137, true, "'TERM'", true, "None", "'KILL'", "None", 2));
 }
 
 TEST_F(ReportTest, KillAfterCountsACommandThatLeftTheGroup) {
   // The command (setsid) and timeout's group, each signalled twice: TERM, then -k's KILL. The report was written
-  // before the command's KILL, and said 3.
-  ExpectCase({"137 from -k", {"timeout", "-k", "0.2", "--report=" + file(), "0.2", "setsid", "sh", "-c",
+  // before the command's KILL, and said 3. 1 s: setsid, then sh, must have set the trap before the TERM (0.2 s was
+  // too short for a loaded ASan run: 124).
+  ExpectCase({"137 from -k", {"timeout", "-k", "0.2", "--report=" + file(), "1", "setsid", "sh", "-c",
                               "trap '' TERM; exec sleep 10"}, 137, "", ""});
   EXPECT_EQ(Flatten(file()), Flat(137, true, "'TERM'", true, "None", "'KILL'", "None", 4));
 }

@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <poll.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -173,15 +174,28 @@ TEST(DeadlineTest, DisarmWaitsForARunningOnExpiry) {
 TEST(DeadlineTest, InterruptMakesABlockingCallFailWithEintr) {
   int fds[2];
   ASSERT_EQ(pipe(fds), 0);
-  // One signal, no repeat: poll must have started by then (0.5 s: a thread descheduled that long is rare even on
-  // a loaded machine).
-  ScopedDeadline deadline(absl::Milliseconds(500), Interrupt());
-  pollfd p = {fds[0], POLLIN, 0};
-  int r = poll(&p, 1, 30000);  // nothing is ever written
-  int error = errno;
+  // One signal, no repeat. It is blocked here until ppoll unblocks it, so it interrupts the call whenever it is sent:
+  // before the call starts too (with poll and 0.5 s, a thread descheduled that long missed it and blocked 30 s).
+  sigset_t interrupt, old, during;
+  sigemptyset(&interrupt);
+  sigaddset(&interrupt, DeadlineInterruptSignal());
+  ASSERT_EQ(pthread_sigmask(SIG_BLOCK, &interrupt, &old), 0);
+  during = old;
+  sigdelset(&during, DeadlineInterruptSignal());
+  int r, error;
+  bool expired;
+  {
+    ScopedDeadline deadline(absl::Milliseconds(100), Interrupt());
+    pollfd p = {fds[0], POLLIN, 0};
+    const timespec patience = {30, 0};
+    r = ppoll(&p, 1, &patience, &during);  // nothing is ever written
+    error = errno;
+    expired = deadline.expired();
+  }
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
   EXPECT_EQ(r, -1);
   EXPECT_EQ(error, EINTR);
-  EXPECT_TRUE(deadline.expired());
+  EXPECT_TRUE(expired);
   close(fds[0]);
   close(fds[1]);
 }
