@@ -91,6 +91,15 @@ std::optional<std::string> Below(absl::string_view path, absl::string_view root)
 // Sends through the pidfd when there is one; true unless the process is gone.
 bool SendTo(pid_t pid, int pidfd, int sig) { return SignalVia(pid, pidfd, sig) == 0 || errno != ESRCH; }
 
+// Whether kill(-group, sig) spares the caller: it is not in the group, or this thread blocks `sig` (a copy stays
+// pending; KILL and STOP cannot be blocked; other threads are the caller's to block it in too, see cgroup.h).
+// SIGCONT, sent after it, harms no running process.
+bool MayKillGroup(pid_t group, int sig) {
+  if (getpgrp() != group) return true;
+  sigset_t blocked;
+  return pthread_sigmask(SIG_BLOCK, nullptr, &blocked) == 0 && sigismember(&blocked, sig) == 1;
+}
+
 std::vector<pid_t> ParsePids(absl::string_view text) {
   std::vector<pid_t> pids;
   for (absl::string_view line : absl::StrSplit(text, '\n', absl::SkipEmpty())) {
@@ -350,7 +359,7 @@ absl::Status CgroupLeaf::Freeze(bool frozen, absl::Duration wait) {
   }
 }
 
-absl::StatusOr<int> CgroupLeaf::Signal(int sig, StoppedProcesses stopped, absl::Duration freeze_wait) {
+absl::StatusOr<int> CgroupLeaf::Signal(int sig, StoppedProcesses stopped, pid_t group, absl::Duration freeze_wait) {
   if (dir_fd_ < 0) return absl::FailedPreconditionError("cgroup removed");
   if (sig == 0) {
     absl::StatusOr<std::vector<pid_t>> procs = Procs();
@@ -417,8 +426,24 @@ absl::StatusOr<int> CgroupLeaf::Signal(int sig, StoppedProcesses stopped, absl::
       break;
     }
     if (one_listing) {
+      // The group's members are told from the others by getpgid() (a frozen process cannot change its group, nor
+      // can its parent, frozen or us, change it), and reached by one kill(-group) below.
+      const bool by_group = group > 0 && MayKillGroup(group, sig);
+      std::vector<pid_t> in_group;
       for (pid_t pid : *procs) {
-        if (signalled.insert(pid).second) send(pid, -1);
+        if (!signalled.insert(pid).second) continue;
+        if (by_group && getpgid(pid) == group) {
+          in_group.push_back(pid);
+        } else {
+          send(pid, -1);
+        }
+      }
+      // A listed member is frozen in the group, so the group id is not free for reuse meanwhile.
+      if (!in_group.empty() && kill(-group, sig) == 0) {
+        count += static_cast<int>(in_group.size());
+        if (cont) (void)kill(-group, SIGCONT);
+      } else {
+        for (pid_t pid : in_group) send(pid, -1);  // kill(-group) signalled no one (EPERM, ESRCH): each alone.
       }
       break;
     }

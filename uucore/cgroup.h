@@ -161,10 +161,18 @@ class CgroupLeaf {
   // freezer leaves job control alone: a process stopped before the freeze is stopped after the thaw).
   // sig 0 counts Procs() and sends nothing. Errors for single processes (ESRCH, EPERM) are ignored, as kill(1) of
   // a group would.
+  // `group` (0: none) is a process group that the caller vouches for: outside this cgroup it holds no process that
+  // `sig` must spare (timeout's own new group: timeout itself, and whoever joins it on purpose). On the one-listing
+  // path, the listed members of that group get `sig` (and SIGCONT) through one kill(-group), which the kernel
+  // delivers to all without preemption, as cgroup.kill does, instead of one kill() each (`helper phases`, 100
+  // processes in one group, 2-core VM: TERM 4.1 -> 3.7 ms, KILL's cgroup.kill 3.3). The others still get one kill()
+  // each. Where the caller is itself in `group`, only for a signal the calling thread blocks (a caller with other
+  // threads blocks it in those too); its own copy is then pending, for the caller to drop (SI_USER from itself).
+  // KILL, STOP and any signal it does not block go one by one, as do the members when kill(-group) signals no one.
   // Errors: the errno of writing cgroup.kill or cgroup.freeze or of reading cgroup.procs (the caller falls back to
   // the /proc walk); FailedPrecondition after Remove().
   [[nodiscard]] absl::StatusOr<int> Signal(int sig, StoppedProcesses stopped = StoppedProcesses::kContinue,
-                                           absl::Duration freeze_wait = absl::Seconds(1));
+                                           pid_t group = 0, absl::Duration freeze_wait = absl::Seconds(1));
 
   // Kill()
   //

@@ -329,6 +329,74 @@ TEST_F(CgroupLeafTest, AChildThatTheHandlerForksIsNotSignalled) {
   unlink(file.c_str());
 }
 
+// Signal() with a process group the caller vouches for, run in a child that stands for timeout --tree: it leads a
+// new group (which the shell in the leaf and its background sleep inherit; a third process leaves it with setsid),
+// is a subreaper, and blocks TERM or not (`block`). Exit status: 0 when Signal() counted 3, all three died of TERM
+// and the caller is alive; 1 + the step that failed otherwise. `*pending` (through the exit status's high bit: 64)
+// says whether a TERM of the caller's own was left pending, the mark of the one kill(-group).
+int SignalAsAGroupLeader(CgroupLeafTest* test, bool block, bool* pending) {
+  const pid_t caller = fork();
+  if (caller == 0) {
+    sigset_t term;
+    sigemptyset(&term);
+    sigaddset(&term, SIGTERM);
+    if (setpgid(0, 0) != 0 || prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0) _exit(2);
+    if (block) sigprocmask(SIG_BLOCK, &term, nullptr);
+    absl::StatusOr<CgroupLeaf> leaf = test->NewLeaf();
+    if (!leaf.ok()) _exit(3);
+    const pid_t shell = fork();
+    if (shell == 0) {
+      sigprocmask(SIG_UNBLOCK, &term, nullptr);  // The tree has the default TERM, not our mask.
+      const int fd = open((leaf->path() + "/cgroup.procs").c_str(), O_WRONLY);
+      if (fd < 0 || write(fd, "0", 1) != 1) _exit(99);
+      close(fd);
+      execl("/bin/sh", "sh", "-c", "sleep 1000 & setsid sleep 1000 & exec sleep 1000", static_cast<char*>(nullptr));
+      _exit(127);
+    }
+    if (CgroupLeafTest::AwaitProcs(*leaf, 3) < 3) _exit(4);
+    const auto left_the_group = [&leaf] {
+      absl::StatusOr<std::vector<pid_t>> procs = leaf->Procs();
+      return procs.ok() && std::any_of(procs->begin(), procs->end(), [](pid_t p) { return getpgid(p) != getpgrp(); });
+    };
+    const double give_up = Now() + 20;
+    while (!left_the_group() && Now() < give_up) usleep(10000);  // Until setsid has run.
+    if (!left_the_group()) _exit(8);
+    absl::StatusOr<int> signalled = leaf->Signal(SIGTERM, StoppedProcesses::kContinue, getpgrp());
+    if (!signalled.ok() || *signalled != 3) _exit(5);
+    if (!CgroupLeafTest::AwaitEmpty(*leaf)) _exit(6);
+    int reaped = 0;
+    for (int wstatus; waitpid(-1, &wstatus, 0) > 0 || errno == EINTR;) {
+      if (WIFSIGNALED(wstatus) && WTERMSIG(wstatus) == SIGTERM) ++reaped;
+    }
+    if (reaped != 3) _exit(7);
+    (void)leaf->Remove();
+    sigset_t now;
+    sigpending(&now);
+    _exit(sigismember(&now, SIGTERM) == 1 ? 64 : 0);
+  }
+  int wstatus = 0;
+  while (waitpid(caller, &wstatus, 0) < 0 && errno == EINTR) {
+  }
+  if (!WIFEXITED(wstatus)) return 100 + (WIFSIGNALED(wstatus) ? WTERMSIG(wstatus) : 0);
+  *pending = (WEXITSTATUS(wstatus) & 64) != 0;
+  return WEXITSTATUS(wstatus) & ~64;
+}
+
+// The members of the caller's group get TERM through one kill(-group), the setsid one its own; the caller, which
+// blocks TERM, is left with a copy of its own pending.
+TEST_F(CgroupLeafTest, TheMembersOfAVouchedForGroupGetOneKill) {
+  bool pending = false;
+  EXPECT_EQ(SignalAsAGroupLeader(this, /*block=*/true, &pending), 0);
+  EXPECT_TRUE(pending);
+}
+
+// A caller in the group that does not block the signal is not sent it: each member gets a kill() of its own.
+TEST_F(CgroupLeafTest, ACallerInTheGroupThatDoesNotBlockTheSignalIsSpared) {
+  bool pending = true;
+  EXPECT_EQ(SignalAsAGroupLeader(this, /*block=*/false, &pending), 0) << "100 + 15: the caller died of TERM";
+  EXPECT_FALSE(pending);
+}
+
 // kLeave: a member stopped before the freeze is stopped after the thaw; the others run on (the signal, WINCH, is
 // ignored by default). kContinue (the default) continues it.
 TEST_F(CgroupLeafTest, LeaveKeepsAStoppedMemberStopped) {

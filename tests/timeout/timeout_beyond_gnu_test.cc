@@ -324,6 +324,19 @@ TEST(TreeTest, KillAfterAppliesToEveryDescendant) {
                          "timeout: sending signal KILL to the descendants of command 'sh'\n"});
 }
 
+// A shell's job (bash -m here; an interactive shell alike): timeout leads the pipeline's process group, which holds
+// the rest of the pipeline too. --tree signals the tree and nothing else: the pipeline's reader gets no TERM (plain
+// timeout, as GNU's, signals the whole group). The cgroup backend sends one kill() to the group only when timeout
+// made that group itself.
+TEST(TreeTest, SparesTheRestOfThePipelineItLeads) {
+  Check({"the reader of a --tree pipeline is not signalled", {"bash"}, 0, "partner: no signal\nstatus=124 0\n",
+         BackendLine() + "timeout: sending signal TERM to command 'sleep'\n"},
+        RunProgram("/bin/bash", {"bash", "-c",
+                                 "set -m; \"$0\" timeout -v --tree 0.3 sleep 10 | { trap 'echo partner: TERM; exit 7' "
+                                 "TERM; sleep 1.5 & wait; echo partner: no signal; }; echo \"status=${PIPESTATUS[*]}\"",
+                                 BinaryPath()}));
+}
+
 TEST(TreeTest, WaitsForTheTreeAfterSignallingIt) {
   // The daemon's TERM trap takes 0.5 s: timeout returns only after it has exited (it has no stdout to hold). (1 s:
   // the daemon has set its trap by then.)

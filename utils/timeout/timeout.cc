@@ -202,6 +202,10 @@ struct Monitor {
   uucore::Deadline kill_at = uucore::Deadline::Never();  // -k's KILL once armed: output never moves it.
   TreeBackend backend = TreeBackend::kNone;
   uucore::CgroupLeaf* leaf = nullptr;  // The cgroup backend's group.
+  // A process group that holds nothing but the tree and us: one we made (not a shell's job, which may hold the rest
+  // of a pipeline), or the command's own as PID 1; 0 when neither. The cgroup backend signals its members with one
+  // kill(-group_of_ours) (uucore/cgroup.h).
+  pid_t group_of_ours = 0;
   bool timed_out = false;        // As GNU counts it (the exit status): -k's expiry too.
   // --report: its timed_out, signal and forwarded, written as they happen (null without: nothing to keep).
   timeout_report::Outcome* outcome = nullptr;
@@ -233,7 +237,7 @@ struct Monitor {
       // KILL without --report: nobody reads the count, so cgroup.kill at once, not after a listing of the group
       // (1% of the floor at 100 processes, 0.5% at 1,000, in helper phases on the 2-core VM).
       if (sig == SIGKILL && options.report == nullptr && leaf->features().kill && leaf->Kill().ok()) return;
-      absl::StatusOr<int> n = leaf->Signal(sig, stopped);
+      absl::StatusOr<int> n = leaf->Signal(sig, stopped, group_of_ours);
       if (n.ok()) {
         signalled += *n;
         return;
@@ -782,6 +786,7 @@ int Run(const Options& options) {
   // As PID 1 the command gets a process group of its own, so that its kill(0, ...) and a terminal's Ctrl-C reach
   // it alone (and once), and Ctrl-Z can stop it; we lead our own group already (a session leader). Elsewhere the
   // command inherits our new group, as GNU's (unless --foreground).
+  const bool led_a_group = getpgrp() == self;  // A shell's job (with the rest of a pipeline), a session, PID 1.
   if (!options.foreground && !pid1) (void)uucore::BecomeGroupLeader();  // GNU goes on if it cannot.
   // --tree: the backend is chosen before spawning (a cgroup leaf to start the command in; else /proc; else the
   // process group), and we become a subreaper, so that no descendant can be orphaned to init before we reap it.
@@ -901,6 +906,11 @@ int Run(const Options& options) {
   monitor.backend = leaf.has_value() ? TreeBackend::kCgroup : (backend == TreeBackend::kCgroup ? TreeBackend::kProc
                                                                                                 : backend);
   monitor.leaf = leaf.has_value() ? &*leaf : nullptr;
+  if (pid1) {
+    monitor.group_of_ours = *child;
+  } else if (!options.foreground && !led_a_group && getpgrp() == self) {
+    monitor.group_of_ours = self;
+  }
   if (report.has_value()) monitor.outcome = &outcome;
   // The report's account of the run so far: what the monitor did (`more_signalled`: a signal about to go out), and
   // the usage of every child and descendant reaped so far.
