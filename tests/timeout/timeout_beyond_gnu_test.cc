@@ -432,7 +432,7 @@ TEST(InactivityTest, SilenceTimesOut) {
   Check({"silent after one line", {"timeout", "-i", "0.3", "sh", "-c", "echo a; sleep 10"}, 124, "a\n", ""});
   Check({"partial lines pass through as they are", {"timeout", "-i", "0.3", "sh", "-c", "printf 'a'; sleep 10"}, 124,
          "a", ""});
-  Check({"-v and -k as usual", {"timeout", "-v", "-i", "-k", "0.2", "0.2", "sh", "-c", "trap '' TERM; sleep 10"}, 137,
+  Check({"-v and -k as usual", {"timeout", "-v", "-i", "-k", "0.2", "1", "sh", "-c", "trap '' TERM; sleep 10"}, 137,
          "", "timeout: sending signal TERM to command 'sh'\ntimeout: sending signal KILL to command 'sh'\n"});
 }
 

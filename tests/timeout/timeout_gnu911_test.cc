@@ -37,7 +37,7 @@ void Check(const Expect& c) { Check(c, Invoke(c.argv)); }
 TEST(TimeoutGnu911Test, ADurationTooSmallToRepresentStillTimesOut) {
   for (const char* tiny : {"1e-400", "1e-10000", "1e-18172487393827593258", "0x1p-1080", " +1e-10000", "1e-10000d"}) {
     Check({std::string("timeout ") + tiny, {"timeout", tiny, "sleep", "10"}, 124, "", ""});
-    Check({std::string("-k ") + tiny, {"timeout", "-k", tiny, "0.1", "sh", "-c", "trap '' TERM; sleep 10"}, 137, "",
+    Check({std::string("-k ") + tiny, {"timeout", "-k", tiny, "1", "sh", "-c", "trap '' TERM; sleep 10"}, 137, "",
            ""});
   }
 }

@@ -84,7 +84,7 @@ TEST_F(ReportFileTest, EveryOtherEndLeavesOnlyTheReport) {
       {{"timeout", "--report=" + file, "10", dir_}, 126},
       {{"timeout", "--report=" + file, "10", "/nonexistent/cmd"}, 127},
       {{"timeout", "--report=" + file, "0.1", "sleep", "10"}, 124},
-      {{"timeout", "-k", "0.1", "--report=" + file, "0.1", "sh", "-c", "trap '' TERM; sleep 10"}, 137},
+      {{"timeout", "-k", "0.1", "--report=" + file, "1", "sh", "-c", "trap '' TERM; sleep 10"}, 137},
       {{"timeout", "-s", "KILL", "--report=" + file, "0.1", "sleep", "10"}, 137},
   };
   for (const auto& c : cases) {

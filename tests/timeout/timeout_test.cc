@@ -144,10 +144,10 @@ TEST(TimeoutTest, TimingOut) {
            {"-s KILL with --preserve-status", {"timeout", "-p", "-s", "KILL", "0.1", "sleep", "10"}, 137, SIGKILL, "",
             ""},
            {"-k kills a command that ignores TERM",
-            {"timeout", "-v", "-k", "0.1", "0.1", "sh", "-c", "trap '' TERM; sleep 10"}, 137, SIGKILL, "",
+            {"timeout", "-v", "-k", "0.1", "1", "sh", "-c", "trap '' TERM; sleep 10"}, 137, SIGKILL, "",
             "timeout: sending signal TERM to command 'sh'\ntimeout: sending signal KILL to command 'sh'\n"},
            {"-k --foreground kills only the command: exit status 137",
-            {"timeout", "-f", "-k", "0.1", "0.1", "sh", "-c", "trap '' TERM; exec sleep 10"}, 137, 0, "", ""},
+            {"timeout", "-f", "-k", "0.1", "1", "sh", "-c", "trap '' TERM; exec sleep 10"}, 137, 0, "", ""},
            {"-k 0 disables the kill", {"timeout", "-k", "0", "0.1", "sh", "-c", "trap '' TERM; sleep 0.5; exit 3"},
             124, 0, "", ""},
            {"-k is not needed when the command obeys", {"timeout", "-v", "-k", "5", "0.1", "sleep", "10"}, 124, 0, "",
@@ -655,7 +655,7 @@ TEST(TimeoutTest, AsPid1) {
            {{"10", "sh", "-c", "exit 6"}, 6},
            {{"-s", "KILL", "0.1", "sleep", "10"}, 137},
            {{"10", "sh", "-c", "kill -TERM $$"}, 143},
-           {{"-k", "0.1", "0.1", "sh", "-c", "trap '' TERM; sleep 10"}, 137},
+           {{"-k", "0.1", "1", "sh", "-c", "trap '' TERM; sleep 10"}, 137},
            {{"10", "sh", "-c", "test $PPID = 1"}, 0},
        }) {
     Result r = as_pid1(c.args);
