@@ -9,6 +9,7 @@
 #include <sys/file.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -91,13 +92,43 @@ std::optional<std::string> Below(absl::string_view path, absl::string_view root)
 // Sends through the pidfd when there is one; true unless the process is gone.
 bool SendTo(pid_t pid, int pidfd, int sig) { return SignalVia(pid, pidfd, sig) == 0 || errno != ESRCH; }
 
-// Whether kill(-group, sig) spares the caller: it is not in the group, or this thread blocks `sig` (a copy stays
-// pending; KILL and STOP cannot be blocked; other threads are the caller's to block it in too, see cgroup.h).
-// SIGCONT, sent after it, harms no running process.
-bool MayKillGroup(pid_t group, int sig) {
-  if (getpgrp() != group) return true;
+bool Blocked(int sig) {
   sigset_t blocked;
   return pthread_sigmask(SIG_BLOCK, nullptr, &blocked) == 0 && sigismember(&blocked, sig) == 1;
+}
+
+bool Pending(int sig) {
+  sigset_t pending;
+  return sigpending(&pending) == 0 && sigismember(&pending, sig) == 1;
+}
+
+// Whether kill(-group, sig) spares the caller: it is not in the group, or this thread blocks `sig` (the copy stays
+// pending, and KillGroup() takes it back; KILL and STOP cannot be blocked; other threads are the caller's to block
+// it in too, see cgroup.h).
+bool MayKillGroup(pid_t group, int sig) { return getpgrp() != group || Blocked(sig); }
+
+// kill(-group, sig) from a caller that may be in the group: its own copy, pending since it is blocked, is taken back
+// at once, so that a signal someone else sends it later is not merged into ours (standard signals do not queue) and
+// dropped with it as the caller's own (timeout drops SI_USER from itself). One already pending before is left alone
+// (ours merged into it). Only one that lands between the kill and the take-back, microseconds, is lost that way.
+int KillGroup(pid_t group, int sig) {
+  const bool ours_to_take = getpgrp() == group && Blocked(sig) && !Pending(sig);
+  if (kill(-group, sig) != 0) return -1;
+  if (!ours_to_take) return 0;
+  sigset_t just;
+  sigemptyset(&just);
+  sigaddset(&just, sig);
+  siginfo_t info;
+  const timespec now = {0, 0};
+  int got;
+  while ((got = sigtimedwait(&just, &info, &now)) < 0 && errno == EINTR) {
+  }
+  // Not ours (it came between the check and the kill, and ours merged into it): queued back, its sender kept (a
+  // process may queue any siginfo to itself).
+  if (got == sig && !(info.si_code == SI_USER && info.si_pid == getpid())) {
+    (void)syscall(SYS_rt_sigqueueinfo, getpid(), sig, &info);
+  }
+  return 0;
 }
 
 std::vector<pid_t> ParsePids(absl::string_view text) {
@@ -439,9 +470,9 @@ absl::StatusOr<int> CgroupLeaf::Signal(int sig, StoppedProcesses stopped, pid_t 
         }
       }
       // A listed member is frozen in the group, so the group id is not free for reuse meanwhile.
-      if (!in_group.empty() && kill(-group, sig) == 0) {
+      if (!in_group.empty() && KillGroup(group, sig) == 0) {
         count += static_cast<int>(in_group.size());
-        if (cont) (void)kill(-group, SIGCONT);
+        if (cont) (void)KillGroup(group, SIGCONT);
       } else {
         for (pid_t pid : in_group) send(pid, -1);  // kill(-group) signalled no one (EPERM, ESRCH): each alone.
       }

@@ -166,9 +166,12 @@ class CgroupLeaf {
   // path, the listed members of that group get `sig` (and SIGCONT) through one kill(-group), which the kernel
   // delivers to all without preemption, as cgroup.kill does, instead of one kill() each (`helper phases`, 100
   // processes in one group, 2-core VM: TERM 4.1 -> 3.7 ms, KILL's cgroup.kill 3.3). The others still get one kill()
-  // each. Where the caller is itself in `group`, only for a signal the calling thread blocks (a caller with other
-  // threads blocks it in those too); its own copy is then pending, for the caller to drop (SI_USER from itself).
-  // KILL, STOP and any signal it does not block go one by one, as do the members when kill(-group) signals no one.
+  // each. kill(-group) also reaches the group's members outside the cgroup: a descendant that moved itself to
+  // another cgroup (it takes write access to one) but kept its process group gets `sig` (not a later KILL through
+  // cgroup.kill), and is not counted. A caller that is itself in `group` gets this only for a signal the calling
+  // thread blocks (a caller with other threads blocks it in those too), and its own copy is taken back at once
+  // (sigtimedwait; unless one was pending before), so that a later signal from elsewhere is not merged into it;
+  // KILL, STOP and any signal it does not block go one by one. So do the members when kill(-group) signals no one.
   // Errors: the errno of writing cgroup.kill or cgroup.freeze or of reading cgroup.procs (the caller falls back to
   // the /proc walk); FailedPrecondition after Remove().
   [[nodiscard]] absl::StatusOr<int> Signal(int sig, StoppedProcesses stopped = StoppedProcesses::kContinue,

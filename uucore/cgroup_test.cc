@@ -330,11 +330,18 @@ TEST_F(CgroupLeafTest, AChildThatTheHandlerForksIsNotSignalled) {
 }
 
 // Signal() with a process group the caller vouches for, run in a child that stands for timeout --tree: it leads a
-// new group (which the shell in the leaf and its background sleep inherit; a third process leaves it with setsid),
-// is a subreaper, and blocks TERM or not (`block`). Exit status: 0 when Signal() counted 3, all three died of TERM
-// and the caller is alive; 1 + the step that failed otherwise. `*pending` (through the exit status's high bit: 64)
-// says whether a TERM of the caller's own was left pending, the mark of the one kill(-group).
-int SignalAsAGroupLeader(CgroupLeafTest* test, bool block, bool* pending) {
+// new group, which the shell in the leaf and its background sleep inherit (a third process leaves it with setsid),
+// and so does an outsider, a sleep of the caller's that is not in the cgroup (the mark of one kill(-group): only
+// that reaches it). The caller is a subreaper and blocks TERM or not (`block`); with `external`, a child of its
+// own has sent it a TERM before the call.
+struct GroupOutcome {
+  int failed_step = 0;         // 0: Signal() counted 3 and all three died of TERM, the caller survived
+  bool outsider_got_it = false;
+  bool pending_after = false;  // a TERM left pending in the caller after the call
+  bool pending_is_external = false;  // ... and its sender is the child that sent it, not the caller
+};
+
+GroupOutcome SignalAsAGroupLeader(CgroupLeafTest* test, bool block, bool external) {
   const pid_t caller = fork();
   if (caller == 0) {
     sigset_t term;
@@ -344,15 +351,23 @@ int SignalAsAGroupLeader(CgroupLeafTest* test, bool block, bool* pending) {
     if (block) sigprocmask(SIG_BLOCK, &term, nullptr);
     absl::StatusOr<CgroupLeaf> leaf = test->NewLeaf();
     if (!leaf.ok()) _exit(3);
-    const pid_t shell = fork();
-    if (shell == 0) {
-      sigprocmask(SIG_UNBLOCK, &term, nullptr);  // The tree has the default TERM, not our mask.
-      const int fd = open((leaf->path() + "/cgroup.procs").c_str(), O_WRONLY);
-      if (fd < 0 || write(fd, "0", 1) != 1) _exit(99);
-      close(fd);
-      execl("/bin/sh", "sh", "-c", "sleep 1000 & setsid sleep 1000 & exec sleep 1000", static_cast<char*>(nullptr));
-      _exit(127);
-    }
+    // Each with the default TERM, not our mask; the shell moved into the leaf before exec, the outsider not.
+    const auto start = [&](bool inside, const char* script) {
+      const pid_t pid = fork();
+      if (pid == 0) {
+        sigprocmask(SIG_UNBLOCK, &term, nullptr);
+        if (inside) {
+          const int fd = open((leaf->path() + "/cgroup.procs").c_str(), O_WRONLY);
+          if (fd < 0 || write(fd, "0", 1) != 1) _exit(99);
+          close(fd);
+        }
+        execl("/bin/sh", "sh", "-c", script, static_cast<char*>(nullptr));
+        _exit(127);
+      }
+      return pid;
+    };
+    const pid_t outsider = start(false, "exec sleep 1000");
+    start(true, "sleep 1000 & setsid sleep 1000 & exec sleep 1000");
     if (CgroupLeafTest::AwaitProcs(*leaf, 3) < 3) _exit(4);
     const auto left_the_group = [&leaf] {
       absl::StatusOr<std::vector<pid_t>> procs = leaf->Procs();
@@ -360,41 +375,81 @@ int SignalAsAGroupLeader(CgroupLeafTest* test, bool block, bool* pending) {
     };
     const double give_up = Now() + 20;
     while (!left_the_group() && Now() < give_up) usleep(10000);  // Until setsid has run.
-    if (!left_the_group()) _exit(8);
-    absl::StatusOr<int> signalled = leaf->Signal(SIGTERM, StoppedProcesses::kContinue, getpgrp());
-    if (!signalled.ok() || *signalled != 3) _exit(5);
-    if (!CgroupLeafTest::AwaitEmpty(*leaf)) _exit(6);
-    int reaped = 0;
-    for (int wstatus; waitpid(-1, &wstatus, 0) > 0 || errno == EINTR;) {
-      if (WIFSIGNALED(wstatus) && WTERMSIG(wstatus) == SIGTERM) ++reaped;
+    if (!left_the_group()) _exit(5);
+    pid_t sender = 0;
+    if (external) {
+      sender = fork();
+      if (sender == 0) _exit(kill(getppid(), SIGTERM) == 0 ? 0 : 1);
+      int wstatus;
+      if (waitpid(sender, &wstatus, 0) != sender || wstatus != 0) _exit(6);
     }
-    if (reaped != 3) _exit(7);
+    absl::StatusOr<int> signalled = leaf->Signal(SIGTERM, StoppedProcesses::kContinue, getpgrp());
+    if (!signalled.ok() || *signalled != 3) _exit(7);
+    if (!CgroupLeafTest::AwaitEmpty(*leaf)) _exit(8);
+    int flags = 0;
+    sigset_t pending;
+    sigpending(&pending);
+    if (sigismember(&pending, SIGTERM) == 1) {
+      flags |= 32;
+      siginfo_t info;
+      const timespec now = {0, 0};
+      if (sigtimedwait(&term, &info, &now) == SIGTERM && info.si_pid == sender && sender != 0) flags |= 64;
+    }
+    // KILLed now: a TERM already sent has settled its death (the kernel marks a default fatal signal's group exit
+    // when it is sent, and drops a later KILL), so it died of TERM if the group kill reached it, else of KILL.
+    kill(outsider, SIGKILL);
+    int wstatus;
+    if (waitpid(outsider, &wstatus, 0) != outsider || !WIFSIGNALED(wstatus)) _exit(9);
+    if (WTERMSIG(wstatus) == SIGTERM) flags |= 16;
+    int died_of_term = 0;
+    while (waitpid(-1, &wstatus, 0) > 0 || errno == EINTR) {
+      if (WIFSIGNALED(wstatus) && WTERMSIG(wstatus) == SIGTERM) ++died_of_term;
+    }
+    if (died_of_term != 3) _exit(10);
     (void)leaf->Remove();
-    sigset_t now;
-    sigpending(&now);
-    _exit(sigismember(&now, SIGTERM) == 1 ? 64 : 0);
+    _exit(flags);
   }
   int wstatus = 0;
   while (waitpid(caller, &wstatus, 0) < 0 && errno == EINTR) {
   }
-  if (!WIFEXITED(wstatus)) return 100 + (WIFSIGNALED(wstatus) ? WTERMSIG(wstatus) : 0);
-  *pending = (WEXITSTATUS(wstatus) & 64) != 0;
-  return WEXITSTATUS(wstatus) & ~64;
+  GroupOutcome outcome;
+  if (!WIFEXITED(wstatus)) {
+    outcome.failed_step = 100 + (WIFSIGNALED(wstatus) ? WTERMSIG(wstatus) : 0);
+    return outcome;
+  }
+  outcome.failed_step = WEXITSTATUS(wstatus) & 15;
+  outcome.outsider_got_it = (WEXITSTATUS(wstatus) & 16) != 0;
+  outcome.pending_after = (WEXITSTATUS(wstatus) & 32) != 0;
+  outcome.pending_is_external = (WEXITSTATUS(wstatus) & 64) != 0;
+  return outcome;
 }
 
-// The members of the caller's group get TERM through one kill(-group), the setsid one its own; the caller, which
-// blocks TERM, is left with a copy of its own pending.
+// The members of the caller's group get TERM through one kill(-group) (which reaches the outsider too), the setsid
+// one its own. The caller, which blocks TERM, has its own copy taken back: nothing is left pending.
 TEST_F(CgroupLeafTest, TheMembersOfAVouchedForGroupGetOneKill) {
-  bool pending = false;
-  EXPECT_EQ(SignalAsAGroupLeader(this, /*block=*/true, &pending), 0);
-  EXPECT_TRUE(pending);
+  const GroupOutcome outcome = SignalAsAGroupLeader(this, /*block=*/true, /*external=*/false);
+  EXPECT_EQ(outcome.failed_step, 0);
+  EXPECT_TRUE(outcome.outsider_got_it);
+  EXPECT_FALSE(outcome.pending_after);
 }
 
-// A caller in the group that does not block the signal is not sent it: each member gets a kill() of its own.
+// A TERM someone else sent the caller before the call stays pending, its sender kept: the caller's own copy merged
+// into it, and taking ours back must not take theirs.
+TEST_F(CgroupLeafTest, ASignalPendingBeforeTheGroupKillIsKept) {
+  const GroupOutcome outcome = SignalAsAGroupLeader(this, /*block=*/true, /*external=*/true);
+  EXPECT_EQ(outcome.failed_step, 0);
+  EXPECT_TRUE(outcome.outsider_got_it);
+  EXPECT_TRUE(outcome.pending_after);
+  EXPECT_TRUE(outcome.pending_is_external);
+}
+
+// A caller in the group that does not block the signal is not sent it: each member gets a kill() of its own, and
+// the outsider nothing.
 TEST_F(CgroupLeafTest, ACallerInTheGroupThatDoesNotBlockTheSignalIsSpared) {
-  bool pending = true;
-  EXPECT_EQ(SignalAsAGroupLeader(this, /*block=*/false, &pending), 0) << "100 + 15: the caller died of TERM";
-  EXPECT_FALSE(pending);
+  const GroupOutcome outcome = SignalAsAGroupLeader(this, /*block=*/false, /*external=*/false);
+  EXPECT_EQ(outcome.failed_step, 0) << "100 + 15: the caller died of TERM";
+  EXPECT_FALSE(outcome.outsider_got_it);
+  EXPECT_FALSE(outcome.pending_after);
 }
 
 // kLeave: a member stopped before the freeze is stopped after the thaw; the others run on (the signal, WINCH, is
