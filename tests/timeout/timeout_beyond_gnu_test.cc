@@ -337,6 +337,27 @@ TEST(TreeTest, SparesTheRestOfThePipelineItLeads) {
                                  BinaryPath()}));
 }
 
+// A child that timeout did not start but inherited through exec (`sh -c 'daemon & exec timeout --tree ...'`, an
+// entrypoint's sidecar) is not of the cgroup backend's tree: neither signalled nor waited for, on expiry or with
+// --tree=exit. (timeout waited for it for as long as it ran: 10 s here.) The proc backend's tree is every descendant
+// of timeout, this child included: it is signalled, and so not waited for long either.
+TEST(TreeTest, AChildInheritedThroughExecIsNotOfTheCgroupTree) {
+  const bool cgroup = BackendLine() == "timeout: --tree: backend cgroup\n";
+  const auto run = [](const std::string& timeout_args) {
+    return RunProgram("/bin/sh", {"sh", "-c",
+                                  "f=$(mktemp); sh -c 'sleep 10 >/dev/null 2>&1 & echo $! > \"$1\"; exec \"$0\" timeout " +
+                                      timeout_args +
+                                      "' \"$0\" \"$f\"; echo status=$?; p=$(cat \"$f\"); rm -f \"$f\"; "
+                                      "kill -0 $p 2>/dev/null && echo inherited alive; kill $p 2>/dev/null; :",
+                                  BinaryPath()});
+  };
+  Check({"on expiry", {"sh"}, 0, cgroup ? "status=124\ninherited alive\n" : "status=124\n", "", 5},
+        run("--tree 0.3 sleep 10"));
+  if (!cgroup) return;
+  Check({"--tree=exit", {"sh"}, 0, "status=0\ninherited alive\n", BackendLine(), 5},
+        run("-v --tree=exit 10 true"));
+}
+
 TEST(TreeTest, WaitsForTheTreeAfterSignallingIt) {
   // The daemon's TERM trap takes 0.5 s: timeout returns only after it has exited (it has no stdout to hold). (1 s:
   // the daemon has set its trap by then.)

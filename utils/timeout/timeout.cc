@@ -678,6 +678,13 @@ absl::Status ReapOnSigchld(Monitor& monitor, bool reap_all, bool* children_left)
   return absl::OkStatus();
 }
 
+// Whether the cgroup backend's group still holds a process; true where cgroup.events cannot be read (then the wait
+// goes on until no child is left, as before).
+bool GroupPopulated(const uucore::CgroupLeaf& leaf) {
+  absl::StatusOr<uucore::CgroupEvents> events = leaf.ReadEvents();
+  return !events.ok() || events->populated;
+}
+
 // --tree needs /proc of our own PID namespace to list descendants. Empty if it has one, else why not: not mounted
 // (common in minimal images), or the /proc of another namespace (`unshare --pid --fork` without --mount-proc),
 // where every pid it lists would be a stranger's.
@@ -1008,6 +1015,12 @@ int Run(const Options& options) {
     // keeps `-s ALRM` from looping.
     if (code == SI_USER && sender == self) continue;
     if (sig == SIGCHLD) {
+      // The cgroup backend's tree is the group: a child of ours outside it (one started before us and inherited
+      // through exec, as by `sh -c 'daemon & exec timeout --tree ...'`) is neither signalled nor waited for (it kept
+      // timeout waiting for as long as it ran). Read before reaping, so that a member that exits in between is
+      // reaped now and not left to init.
+      const bool group_populated = monitor.backend != TreeBackend::kCgroup || monitor.leaf == nullptr ||
+                                   GroupPopulated(*monitor.leaf);
       // Any child state change wakes us; only our command's exit ends the wait (stops and others' exits do not).
       bool children_left;
       absl::Status reaped = ReapOnSigchld(monitor, reap_all, &children_left);
@@ -1017,11 +1030,13 @@ int Run(const Options& options) {
       }
       if (!monitor.command_status.has_value()) continue;
       if (outcome.elapsed == absl::ZeroDuration()) outcome.elapsed = uucore::MonotonicNow() - started;
-      if (options.kill_tree == KillTree::kOnExit && monitor.tree() && children_left && !monitor.tree_signalled) {
+      const bool tree_left = children_left && group_populated;
+      if (options.kill_tree == KillTree::kOnExit && monitor.tree() && tree_left && !monitor.tree_signalled) {
         monitor.CleanUpAfter();
       }
-      // --tree: once the tree was signalled, return only when nothing of it is left (ECHILD, as subreaper).
-      if (monitor.tree_signalled && children_left) continue;
+      // --tree: once the tree was signalled, return only when nothing of it is left (ECHILD, as subreaper; with the
+      // cgroup backend, also once the group is empty).
+      if (monitor.tree_signalled && tree_left) continue;
       if (relay) relay->Drain();
       return ended(EndingFor(*monitor.command_status, monitor));
     }
