@@ -21,6 +21,12 @@
 //                                      thaw_ms reaped_ms" (Signal()'s steps one by one: Freeze(true), Procs(),
 //                                      kill() SIG and CONT each, Freeze(false), then until the last one is reaped),
 //                                      each from the step before.
+//   helper phases-unfrozen flat|daemons N SIG [ROUNDS]
+//                                      the same without the freeze, for comparison only (not exact: a process
+//                                      forked during the loop is missed): "0 list_ms signal_ms 0 reaped_ms", one
+//                                      kill() SIG each (KILL too) and no CONT. What one system call per process costs by
+//                                      itself, which is all a signal other than KILL can use for processes in
+//                                      separate process groups.
 //   helper proc flat|daemons N SIG files|scan|auto [ROUNDS]
 //                                      uucore::SignalDescendants() alone: becomes subreaper, builds the tree, and
 //                                      prints per round "signal_ms reaped_ms signalled" (SignalDescendants, then
@@ -160,7 +166,7 @@ absl::StatusOr<pid_t> StartTree(const std::string& shape, int n, const char* sel
   return child;
 }
 
-int Phases(const std::string& shape, int n, int sig, int rounds, const char* self) {
+int Phases(const std::string& shape, int n, int sig, int rounds, const char* self, bool freeze) {
   if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0) Die("prctl");
   absl::StatusOr<uucore::Cgroup2Location> where = uucore::FindCgroup2();
   if (!where.ok()) {
@@ -178,7 +184,15 @@ int Phases(const std::string& shape, int n, int sig, int rounds, const char* sel
     if (!StartTree(shape, n, self, spawn).ok()) Die("spawn");
     std::vector<double> at = {Now()};
     bool ok = true;
-    if (sig == SIGKILL) {
+    if (!freeze) {
+      at.push_back(Now());  // No freeze: the columns stay those of the frozen rounds.
+      absl::StatusOr<std::vector<pid_t>> procs = leaf->Procs();
+      at.push_back(Now());
+      ok = procs.ok();
+      for (pid_t pid : procs.ok() ? *procs : std::vector<pid_t>()) (void)kill(pid, sig);
+      at.push_back(Now());
+      at.push_back(Now());  // No thaw.
+    } else if (sig == SIGKILL) {
       ok = leaf->Kill().ok();
       at.push_back(Now());
     } else {
@@ -249,11 +263,11 @@ int main(int argc, char* argv[]) {
     double duration;
     if (at + 1 < argc && absl::SimpleAtod(argv[at], &duration)) return Leaf(sig, duration, argv + at + 1);
   }
-  if (mode == "phases" && (argc == 5 || argc == 6) && absl::SimpleAtoi(argv[3], &n)) {
+  if ((mode == "phases" || mode == "phases-unfrozen") && (argc == 5 || argc == 6) && absl::SimpleAtoi(argv[3], &n)) {
     absl::StatusOr<int> sig = uucore::ParseSignal(argv[4]);
     int rounds = 1;
     if (argc == 6 && !absl::SimpleAtoi(argv[5], &rounds)) rounds = 1;
-    if (sig.ok()) return Phases(argv[2], n, *sig, rounds, "/proc/self/exe");
+    if (sig.ok()) return Phases(argv[2], n, *sig, rounds, "/proc/self/exe", mode == "phases");
   }
   if (mode == "proc" && (argc == 6 || argc == 7) && absl::SimpleAtoi(argv[3], &n)) {
     absl::StatusOr<int> sig = uucore::ParseSignal(argv[4]);
@@ -262,7 +276,7 @@ int main(int argc, char* argv[]) {
     if (sig.ok()) return Proc(argv[2], n, *sig, argv[5], rounds, "/proc/self/exe");
   }
   fprintf(stderr, "usage: helper tree flat|daemons N READY | floor [-s SIG] DURATION COMMAND... | "
-                  "leaf [-s SIG] DURATION COMMAND... | phases flat|daemons N SIG [ROUNDS] | "
+                  "leaf [-s SIG] DURATION COMMAND... | phases[-unfrozen] flat|daemons N SIG [ROUNDS] | "
                   "proc flat|daemons N SIG files|scan|auto [ROUNDS]\n");
   return 2;
 }
