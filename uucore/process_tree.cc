@@ -647,6 +647,33 @@ absl::StatusOr<int> SignalDescendants(pid_t root, int sig, Enumeration how, Stop
   return signalled;
 }
 
+absl::StatusOr<bool> AChildIsExiting() {
+  ProcDir proc;
+  if (proc.fd() < 0) return absl::ErrnoToStatus(errno, "open /proc");
+  // Our pid as this /proc numbers it: under `unshare --pid --fork` without --mount-proc it is not getpid().
+  char link[32];
+  const ssize_t n = readlinkat(proc.fd(), "self", link, sizeof link - 1);
+  if (n < 0) return absl::ErrnoToStatus(errno, "readlink /proc/self");
+  link[n] = '\0';
+  pid_t self;
+  if (!absl::SimpleAtoi(link, &self)) return absl::InternalError(absl::StrCat("/proc/self is '", link, "'"));
+  std::vector<pid_t> children;
+  if (HasChildrenFiles()) {
+    const std::optional<Stat> own = ReadStat(proc.fd(), self);
+    children = ChildrenFromFiles(proc.fd(), self, own.has_value() ? own->threads : 2);  // 2: list task/ to be sure.
+  } else {
+    for (pid_t pid : NumericEntries(proc.fd(), ".")) {
+      const std::optional<Stat> stat = ReadStat(proc.fd(), pid);
+      if (stat.has_value() && stat->ppid == self) children.push_back(pid);
+    }
+  }
+  for (pid_t child : children) {
+    const std::optional<Stat> stat = ReadStat(proc.fd(), child);
+    if (stat.has_value() && stat->exiting()) return true;
+  }
+  return false;
+}
+
 absl::StatusOr<Reaped> ReapChildren(pid_t watched) {
   Reaped reaped;
   for (;;) {

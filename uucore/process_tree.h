@@ -97,6 +97,17 @@ bool SharesMemoryWithAChild(pid_t pid, const std::vector<pid_t>& children);
 
 }  // namespace process_tree_internal
 
+// AChildIsExiting()
+//
+// Whether the caller has a child that has begun exiting (PF_EXITING), or has exited, and is not reaped yet. The
+// kernel takes an exiting process out of its cgroup (cgroup_exit()) before it becomes a zombie and signals its parent,
+// and a tracer sees a traced zombie alone until it lets go: so where a cgroup says `populated 0`, its last members may
+// still be such children, which this tells from live children that were never in the group. From each thread's
+// /proc/self/task/TID/children, else one scan of /proc for the PPid; pids as the mounted /proc numbers them (it may
+// be another PID namespace's). A child that exits while this runs may be missed: its SIGCHLD follows.
+// Error: the errno of opening /proc or reading /proc/self.
+[[nodiscard]] absl::StatusOr<bool> AChildIsExiting();
+
 // What ReapChildren() found.
 struct Reaped {
   std::optional<int> watched;  // The wait status of `watched`, if it was reaped in this call.

@@ -527,6 +527,29 @@ TEST_P(SignalTreeTest, AParentWaitingForItsVforkChildIsNotWaitedFor) {
   ExpectTermWithoutWaiting(GetParam(), 2, "waited for a vfork parent to be seen stopped");
 }
 
+// A live child is not exiting; one that has exited and is not reaped (a zombie) is; a grandchild is not a child.
+// AChildIsExiting()'s answer, nullopt for an error.
+std::optional<bool> Exiting() {
+  absl::StatusOr<bool> exiting = AChildIsExiting();
+  return exiting.ok() ? std::optional<bool>(*exiting) : std::nullopt;
+}
+
+TEST_F(ProcessTreeTest, AChildIsExitingOnlyWhileAChildOfOursIsOnItsWayOut) {
+  EXPECT_EQ(Exiting(), std::optional<bool>(false)) << "no child at all";
+  const std::string marker = Marker();
+  const pid_t live = RunShell("sh -c 'exit 0' & touch " + marker + "; exec sleep 1000");
+  ASSERT_TRUE(AwaitFile(marker));
+  EXPECT_EQ(Exiting(), std::optional<bool>(false)) << "a live child, whose own child exited unreaped";
+  const pid_t done = RunShell("exit 3");
+  siginfo_t info;
+  // Until it has exited, without reaping it (WNOWAIT).
+  ASSERT_EQ(waitid(P_PID, static_cast<id_t>(done), &info, WEXITED | WNOWAIT), 0);
+  EXPECT_EQ(Exiting(), std::optional<bool>(true)) << "a zombie child";
+  ASSERT_EQ(waitpid(done, nullptr, 0), done);
+  EXPECT_EQ(Exiting(), std::optional<bool>(false)) << "the zombie reaped";
+  kill(live, SIGKILL);
+}
+
 TEST_F(ProcessTreeTest, ReapChildrenReportsTheWatchedChildAndOthers) {
   const pid_t watched = RunShell("exit 7");
   RunShell("exit 0");

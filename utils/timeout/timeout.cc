@@ -1021,8 +1021,8 @@ int Run(const Options& options) {
       // reaped now and not left to init; and only where the answer is used (a tree signalled, or --tree=exit), not
       // on every child's exit of a plain --tree run.
       const bool tree_wait = monitor.tree_signalled || options.kill_tree == KillTree::kOnExit;
-      const bool group_populated = !tree_wait || monitor.backend != TreeBackend::kCgroup || monitor.leaf == nullptr ||
-                                   GroupPopulated(*monitor.leaf);
+      const bool by_group = tree_wait && monitor.backend == TreeBackend::kCgroup && monitor.leaf != nullptr;
+      const bool group_populated = !by_group || GroupPopulated(*monitor.leaf);
       // Any child state change wakes us; only our command's exit ends the wait (stops and others' exits do not).
       bool children_left;
       absl::Status reaped = ReapOnSigchld(monitor, reap_all, &children_left);
@@ -1037,8 +1037,11 @@ int Run(const Options& options) {
         monitor.CleanUpAfter();
       }
       // --tree: once the tree was signalled, return only when nothing of it is left (ECHILD, as subreaper; with the
-      // cgroup backend, also once the group is empty).
+      // cgroup backend, also once the group is empty and no child of ours is still exiting: the kernel takes a dying
+      // member out of the group before it becomes a zombie, and a tracer can hold it there; one that cannot be told
+      // is waited for).
       if (monitor.tree_signalled && tree_left) continue;
+      if (by_group && children_left && !group_populated && uucore::AChildIsExiting().value_or(true)) continue;
       if (relay) relay->Drain();
       return ended(EndingFor(*monitor.command_status, monitor));
     }
