@@ -358,6 +358,34 @@ TEST(TreeTest, AChildInheritedThroughExecIsNotOfTheCgroupTree) {
         run("-v --tree=exit 10 true"));
 }
 
+// The group timeout makes for itself is vouched for (one kill(-pgid) reaches its members) only if nobody else is in
+// it. setpgid(0, 0) joins a group that already bears timeout's pid, if its old leader (the process that exec'd
+// timeout) left it and left members in it. Such a member (the sidecar here) is no part of the tree, and --tree does
+// not signal it. Plain timeout, like GNU's, signals its whole group, this sidecar included. (The sidecar is also a
+// child timeout inherited through exec: the proc backend, whose tree is every descendant of timeout, signals it as
+// such.)
+TEST(TreeTest, AGroupJoinedRatherThanMadeIsNotSignalledWhole) {
+  const bool cgroup = BackendLine() == "timeout: --tree: backend cgroup\n";
+  const std::string kScript =
+      "import os, signal, sys, time\n"
+      "home = os.getpgrp()\n"
+      "os.setpgid(0, 0)\n"
+      "r, w = os.pipe()\n"
+      "if os.fork() == 0:\n"
+      "    got = []\n"
+      "    signal.signal(signal.SIGTERM, lambda *a: got.append(1))\n"
+      "    os.write(w, b'x')\n"
+      "    time.sleep(2)\n"
+      "    print('sidecar: TERM' if got else 'sidecar: no signal', flush=True)\n"
+      "    os._exit(0)\n"
+      "os.read(r, 1)\n"
+      "os.setpgid(0, home)\n"
+      "os.execv(sys.argv[1], [sys.argv[1], 'timeout', '--tree', '0.3', 'sleep', '10'])\n";
+  Check({"--tree: a member of the joined group outside the tree", {"sh"}, 0,
+         cgroup ? "status=124\nsidecar: no signal\n" : "status=124\nsidecar: TERM\n", "", 10},
+        RunProgram("/bin/sh", {"sh", "-c", "python3 -c \"$1\" \"$0\"; echo status=$?", BinaryPath(), kScript}));
+}
+
 // A member of the tree that was killed but is not reaped yet is still timeout's to wait for, even once the cgroup
 // backend's group is empty: the kernel takes an exiting process out of its group before it becomes a zombie. A
 // tracer outside the tree holds that state for as long as it likes (a traced zombie is seen by its tracer alone until

@@ -203,7 +203,7 @@ struct Monitor {
   TreeBackend backend = TreeBackend::kNone;
   uucore::CgroupLeaf* leaf = nullptr;  // The cgroup backend's group.
   // A process group that holds nothing but the tree and us: one we made (not a shell's job, which may hold the rest
-  // of a pipeline), or the command's own as PID 1; 0 when neither. The cgroup backend signals its members with one
+  // of a pipeline, nor one we joined), or the command's own as PID 1; 0 when neither. The cgroup backend signals its members with one
   // kill(-group_of_ours) (uucore/cgroup.h).
   pid_t group_of_ours = 0;
   bool timed_out = false;        // As GNU counts it (the exit status): -k's expiry too.
@@ -794,6 +794,11 @@ int Run(const Options& options) {
   // it alone (and once), and Ctrl-Z can stop it; we lead our own group already (a session leader). Elsewhere the
   // command inherits our new group, as GNU's (unless --foreground).
   const bool led_a_group = getpgrp() == self;  // A shell's job (with the rest of a pipeline), a session, PID 1.
+  // setpgid(0, 0) joins, rather than makes, a group that bears our pid already: its old leader left it, leaving
+  // members there, and then exec'd us. Not ours alone then (--tree only: the cgroup backend signals a group of ours
+  // whole). ESRCH: no such group; EPERM: there is one, of members we may not signal.
+  const bool group_taken = options.kill_tree != KillTree::kOff && !led_a_group && !options.foreground && !pid1 &&
+                           (kill(-self, 0) == 0 || errno == EPERM);
   if (!options.foreground && !pid1) (void)uucore::BecomeGroupLeader();  // GNU goes on if it cannot.
   // --tree: the backend is chosen before spawning (a cgroup leaf to start the command in; else /proc; else the
   // process group), and we become a subreaper, so that no descendant can be orphaned to init before we reap it.
@@ -915,7 +920,7 @@ int Run(const Options& options) {
   monitor.leaf = leaf.has_value() ? &*leaf : nullptr;
   if (pid1) {
     monitor.group_of_ours = *child;
-  } else if (!options.foreground && !led_a_group && getpgrp() == self) {
+  } else if (!options.foreground && !led_a_group && !group_taken && getpgrp() == self) {
     monitor.group_of_ours = self;
   }
   if (report.has_value()) monitor.outcome = &outcome;
