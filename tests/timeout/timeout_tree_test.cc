@@ -45,6 +45,27 @@ if [ "$alarm" = alarm ]; then
   while [ ! -e "$d/ready" ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i+1)); done
   kill -ALRM $t
 fi
+# timeout waits for its tree. If it has not returned 30 s on, it never will: say what is left (on stdout, so the
+# case fails showing it) and end it, rather than hang silently until the test's limit.
+i=0
+while [ "$(cut -d' ' -f3 /proc/$t/stat 2>/dev/null)" != Z ] && [ -e /proc/$t ] && [ $i -lt 600 ]; do
+  sleep 0.05; i=$((i+1))
+done
+if [ "$(cut -d' ' -f3 /proc/$t/stat 2>/dev/null)" != Z ] && [ -e /proc/$t ]; then
+  echo "timeout $t has not returned 30 s after the expiry: $(grep -E '^(State|SigPnd|ShdPnd|SigBlk)' /proc/$t/status | tr '\n\t' '  ')"
+  for p in /proc/[0-9]*; do
+    if tr '\0' '\n' <$p/environ 2>/dev/null | grep -qx "TREE_MARK=$mark"; then
+      g=$(sed -n 's/^0:://p' $p/cgroup 2>/dev/null)
+      echo "left: $(cat $p/stat 2>/dev/null) wchan=$(cat $p/wchan 2>/dev/null) cgroup=$g"
+      for root in /sys/fs/cgroup/unified /sys/fs/cgroup; do
+        if [ -f "$root$g/cgroup.events" ]; then
+          echo "  $(tr '\n' ' ' <"$root$g/cgroup.events")freeze $(cat "$root$g/cgroup.freeze" 2>/dev/null)"; break
+        fi
+      done
+    fi
+  done
+  kill -KILL $t
+fi
 wait $t
 s=$?
 sleep 0.3  # A process that escaped would have time to fork again.
@@ -124,9 +145,13 @@ TEST_P(TreeBackendTest, ATreeOfAThousand) {
 }
 
 TEST_P(TreeBackendTest, ProcessesThatChangeTheirOwnGroupAndSession) {
+  // Ready once each has done so: python3 leads its own group and has become sleep (python's start can take longer
+  // than a fixed wait on a loaded machine), the setsid shell has exec'd sleep after starting its own.
   EXPECT_EQ(Scenario("--tree", "python3 -c 'import os; os.setpgid(0, 0); os.execvp(\"sleep\", [\"sleep\", \"1000\"])' & "
-                               "setsid sh -c 'sleep 1000 & exec sleep 1000' & "
-                               "sleep 0.3; touch \"$READY\"; sleep 1000"),
+                               "p=$!; setsid sh -c 'sleep 1000 & exec sleep 1000' & q=$!; "
+                               "until [ \"$(cut -d' ' -f2,5 /proc/$p/stat)\" = \"(sleep) $p\" ] && "
+                               "[ \"$(cut -d' ' -f2 /proc/$q/stat)\" = \"(sleep)\" ]; do sleep 0.05; done; "
+                               "touch \"$READY\"; sleep 1000"),
             Expected(124));
 }
 
