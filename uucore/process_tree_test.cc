@@ -527,13 +527,13 @@ TEST_P(SignalTreeTest, AParentWaitingForItsVforkChildIsNotWaitedFor) {
   ExpectTermWithoutWaiting(GetParam(), 2, "waited for a vfork parent to be seen stopped");
 }
 
-// A live child is not exiting; one that has exited and is not reaped (a zombie) is; a grandchild is not a child.
 // AChildIsExiting()'s answer, nullopt for an error.
 std::optional<bool> Exiting() {
   absl::StatusOr<bool> exiting = AChildIsExiting();
   return exiting.ok() ? std::optional<bool>(*exiting) : std::nullopt;
 }
 
+// A live child is not exiting; one that has exited and is not reaped (a zombie) is; a grandchild is not a child.
 TEST_F(ProcessTreeTest, AChildIsExitingOnlyWhileAChildOfOursIsOnItsWayOut) {
   EXPECT_EQ(Exiting(), std::optional<bool>(false)) << "no child at all";
   const std::string marker = Marker();

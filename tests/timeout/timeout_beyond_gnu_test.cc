@@ -389,8 +389,8 @@ TEST(TreeTest, AGroupJoinedRatherThanMadeIsNotSignalledWhole) {
 // A member of the tree that was killed but is not reaped yet is still timeout's to wait for, even once the cgroup
 // backend's group is empty: the kernel takes an exiting process out of its group before it becomes a zombie. A
 // tracer outside the tree holds that state for as long as it likes (a traced zombie is seen by its tracer alone until
-// the tracer lets go), so the case is the same every run: timeout returned at once, and the killed `sleep` was left
-// behind for the caller (its pid still in /proc, a zombie); it must return only after reaping it, once the tracer ends.
+// the tracer lets go), so every run sees it: timeout used to return at once, leaving the killed `sleep` to the caller
+// (a zombie, its pid still in /proc); it must return only after reaping it, once the tracer has let go.
 // (Without a tracer the window is a few microseconds: 3 runs in 1,200 left one behind, a review found.)
 TEST(TreeTest, AKilledMemberIsReapedBeforeTimeoutReturns) {
   Result r = RunProgram(

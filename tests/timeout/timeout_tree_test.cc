@@ -52,7 +52,8 @@ while [ "$(cut -d' ' -f3 /proc/$t/stat 2>/dev/null)" != Z ] && [ -e /proc/$t ] &
   sleep 0.05; i=$((i+1))
 done
 if [ "$(cut -d' ' -f3 /proc/$t/stat 2>/dev/null)" != Z ] && [ -e /proc/$t ]; then
-  echo "timeout $t has not returned 30 s after the expiry: $(grep -E '^(State|SigPnd|ShdPnd|SigBlk)' /proc/$t/status | tr '\n\t' '  ')"
+  state=$(grep -E '^(State|SigPnd|ShdPnd|SigBlk)' /proc/$t/status | tr '\n\t' '  ')
+  echo "timeout $t has not returned 30 s after the expiry: $state"
   for p in /proc/[0-9]*; do
     if tr '\0' '\n' <$p/environ 2>/dev/null | grep -qx "TREE_MARK=$mark"; then
       g=$(sed -n 's/^0:://p' $p/cgroup 2>/dev/null)

@@ -203,8 +203,8 @@ struct Monitor {
   TreeBackend backend = TreeBackend::kNone;
   uucore::CgroupLeaf* leaf = nullptr;  // The cgroup backend's group.
   // A process group that holds nothing but the tree and us: one we made (not a shell's job, which may hold the rest
-  // of a pipeline, nor one we joined), or the command's own as PID 1; 0 when neither. The cgroup backend signals its members with one
-  // kill(-group_of_ours) (uucore/cgroup.h).
+  // of a pipeline, nor one we joined), or the command's own as PID 1; 0 when neither. The cgroup backend signals its
+  // members with one kill(-group_of_ours) (uucore/cgroup.h).
   pid_t group_of_ours = 0;
   bool timed_out = false;        // As GNU counts it (the exit status): -k's expiry too.
   // --report: its timed_out, signal and forwarded, written as they happen (null without: nothing to keep).
