@@ -647,7 +647,11 @@ absl::StatusOr<int> SignalDescendants(pid_t root, int sig, Enumeration how, Stop
   return signalled;
 }
 
-absl::StatusOr<bool> AChildIsExiting() {
+absl::StatusOr<bool> AChildIsExiting(Enumeration how) {
+  if (how == Enumeration::kAuto) how = HasChildrenFiles() ? Enumeration::kChildrenFiles : Enumeration::kProcScan;
+  if (how == Enumeration::kChildrenFiles && !HasChildrenFiles()) {
+    return absl::NotFoundError("no /proc/PID/task/TID/children (CONFIG_PROC_CHILDREN)");
+  }
   ProcDir proc;
   if (proc.fd() < 0) return absl::ErrnoToStatus(errno, "open /proc");
   // Our pid as this /proc numbers it: under `unshare --pid --fork` without --mount-proc it is not getpid().
@@ -658,7 +662,7 @@ absl::StatusOr<bool> AChildIsExiting() {
   pid_t self;
   if (!absl::SimpleAtoi(link, &self)) return absl::InternalError(absl::StrCat("/proc/self is '", link, "'"));
   std::vector<pid_t> children;
-  if (HasChildrenFiles()) {
+  if (how == Enumeration::kChildrenFiles) {
     const std::optional<Stat> own = ReadStat(proc.fd(), self);
     children = ChildrenFromFiles(proc.fd(), self, own.has_value() ? own->threads : 2);  // 2: list task/ to be sure.
   } else {

@@ -103,10 +103,12 @@ bool SharesMemoryWithAChild(pid_t pid, const std::vector<pid_t>& children);
 // kernel takes an exiting process out of its cgroup (cgroup_exit()) before it becomes a zombie and signals its parent,
 // and a tracer sees a traced zombie alone until it lets go: so where a cgroup says `populated 0`, its last members may
 // still be such children, which this tells from live children that were never in the group. From each thread's
-// /proc/self/task/TID/children, else one scan of /proc for the PPid; pids as the mounted /proc numbers them (it may
-// be another PID namespace's). A child that exits while this runs may be missed: its SIGCHLD follows.
-// Error: the errno of opening /proc or reading /proc/self.
-[[nodiscard]] absl::StatusOr<bool> AChildIsExiting();
+// /proc/self/task/TID/children (kChildrenFiles), else one scan of /proc for the PPid (kProcScan); pids as the
+// mounted /proc numbers them (it may be another PID namespace's). A child that exits while this runs may be missed:
+// its SIGCHLD follows.
+// Error: the errno of opening /proc or reading /proc/self; NotFound if kChildrenFiles is asked for where the kernel
+// has none.
+[[nodiscard]] absl::StatusOr<bool> AChildIsExiting(Enumeration how = Enumeration::kAuto);
 
 // What ReapChildren() found.
 struct Reaped {

@@ -527,14 +527,14 @@ TEST_P(SignalTreeTest, AParentWaitingForItsVforkChildIsNotWaitedFor) {
   ExpectTermWithoutWaiting(GetParam(), 2, "waited for a vfork parent to be seen stopped");
 }
 
-// AChildIsExiting()'s answer, nullopt for an error.
-std::optional<bool> Exiting() {
-  absl::StatusOr<bool> exiting = AChildIsExiting();
-  return exiting.ok() ? std::optional<bool>(*exiting) : std::nullopt;
-}
-
 // A live child is not exiting; one that has exited and is not reaped (a zombie) is; a grandchild is not a child.
-TEST_F(ProcessTreeTest, AChildIsExitingOnlyWhileAChildOfOursIsOnItsWayOut) {
+TEST_P(SignalTreeTest, AChildIsExitingOnlyWhileAChildOfOursIsOnItsWayOut) {
+  const Enumeration how = GetParam();
+  // AChildIsExiting()'s answer, nullopt for an error.
+  const auto Exiting = [how]() -> std::optional<bool> {
+    absl::StatusOr<bool> exiting = AChildIsExiting(how);
+    return exiting.ok() ? std::optional<bool>(*exiting) : std::nullopt;
+  };
   EXPECT_EQ(Exiting(), std::optional<bool>(false)) << "no child at all";
   const std::string marker = Marker();
   const pid_t live = RunShell("sh -c 'exit 0' & touch " + marker + "; exec sleep 1000");
