@@ -268,7 +268,8 @@ CgroupLeaf::CgroupLeaf(std::string path, std::string parent_dir, int dir_fd, int
       kill_fd_(kill_fd), freeze_fd_(freeze_fd), features_(features) {}
 
 CgroupLeaf::CgroupLeaf(CgroupLeaf&& other) noexcept
-    : path_(std::move(other.path_)), parent_dir_(std::move(other.parent_dir_)), dir_fd_(other.dir_fd_),
+    : path_(std::move(other.path_)), proc_path_(std::move(other.proc_path_)),
+      parent_dir_(std::move(other.parent_dir_)), dir_fd_(other.dir_fd_),
       events_fd_(other.events_fd_), kill_fd_(other.kill_fd_), freeze_fd_(other.freeze_fd_),
       features_(other.features_) {
   other.path_.clear();
@@ -279,6 +280,7 @@ CgroupLeaf& CgroupLeaf::operator=(CgroupLeaf&& other) noexcept {
   if (this == &other) return *this;
   (void)Remove();
   path_ = std::move(other.path_);
+  proc_path_ = std::move(other.proc_path_);
   parent_dir_ = std::move(other.parent_dir_);
   dir_fd_ = other.dir_fd_;
   events_fd_ = other.events_fd_;
@@ -346,7 +348,10 @@ absl::StatusOr<CgroupLeaf> CgroupLeaf::Create(const Cgroup2Location& where, absl
   features.freeze = freeze_fd >= 0;
   features.cpu_stat = faccessat(dir_fd, "cpu.stat", R_OK, 0) == 0;
   features.memory_peak = faccessat(dir_fd, "memory.peak", R_OK, 0) == 0;
-  return CgroupLeaf(path, where.own_dir, dir_fd, events_fd, kill_fd, freeze_fd, features);
+  CgroupLeaf leaf(path, where.own_dir, dir_fd, events_fd, kill_fd, freeze_fd, features);
+  const absl::string_view name = absl::string_view(path).substr(path.rfind('/') + 1);
+  leaf.proc_path_ = absl::StrCat(where.own_path == "/" ? "" : where.own_path, "/", name);
+  return leaf;
 }
 
 absl::StatusOr<CgroupEvents> CgroupLeaf::ReadEvents() const {

@@ -111,6 +111,10 @@ class CgroupLeaf {
   // SpawnOptions::cgroup_fd. -1 after Remove().
   const std::string& path() const { return path_; }
   int dir_fd() const { return dir_fd_; }
+  // The group as the "0::PATH" line of /proc/PID/cgroup names it for a process in it (Cgroup2Location::own_path
+  // and the leaf's name). A process keeps naming it until it is reaped, while it exits and as a zombie, though the
+  // group no longer counts it in `populated`.
+  const std::string& proc_path() const { return proc_path_; }
 
   // events_fd()
   //
@@ -222,6 +226,7 @@ class CgroupLeaf {
   void CloseFds();
 
   std::string path_;
+  std::string proc_path_;
   std::string parent_dir_;  // Our own group's directory, where leftovers go.
   int dir_fd_ = -1;
   int events_fd_ = -1;

@@ -4,7 +4,9 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/file.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -213,6 +215,23 @@ TEST_F(CgroupLeafTest, CreatesUniqueLeavesAndRemovesThem) {
     EXPECT_TRUE(Exists(first_path));
   }
   EXPECT_FALSE(Exists(first_path));  // The destructor removed it.
+}
+
+// proc_path() is what /proc/PID/cgroup says of a process in the group.
+TEST_F(CgroupLeafTest, ProcPathIsHowAMemberSeesItsGroup) {
+  absl::StatusOr<CgroupLeaf> leaf = NewLeaf();
+  ASSERT_THAT(leaf, IsOk());
+  const pid_t pid = StartIn(leaf->path(), "exec sleep 1000");
+  ASSERT_EQ(AwaitProcs(*leaf, 1), 1u);
+  std::string line;
+  FILE* f = fopen(("/proc/" + std::to_string(pid) + "/cgroup").c_str(), "r");
+  char text[4096];
+  while (f != nullptr && fgets(text, sizeof text, f) != nullptr) {
+    if (strncmp(text, "0::", 3) == 0) line = std::string(text + 3, strcspn(text + 3, "\n"));
+  }
+  if (f != nullptr) fclose(f);
+  EXPECT_EQ(line, leaf->proc_path());
+  EXPECT_TRUE(absl::EndsWith(leaf->path(), leaf->proc_path())) << leaf->path();
 }
 
 TEST_F(CgroupLeafTest, RefusalsAreStatuses) {

@@ -26,10 +26,12 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
+#include "absl/strings/strip.h"
 #include "uucore/process.h"
 
 namespace uucore {
@@ -647,7 +649,7 @@ absl::StatusOr<int> SignalDescendants(pid_t root, int sig, Enumeration how, Stop
   return signalled;
 }
 
-absl::StatusOr<bool> AChildIsExiting(Enumeration how) {
+absl::StatusOr<bool> AChildIsInCgroup(absl::string_view group, Enumeration how) {
   if (how == Enumeration::kAuto) how = HasChildrenFiles() ? Enumeration::kChildrenFiles : Enumeration::kProcScan;
   if (how == Enumeration::kChildrenFiles && !HasChildrenFiles()) {
     return absl::NotFoundError("no /proc/PID/task/TID/children (CONFIG_PROC_CHILDREN)");
@@ -671,9 +673,14 @@ absl::StatusOr<bool> AChildIsExiting(Enumeration how) {
       if (stat.has_value() && stat->ppid == self) children.push_back(pid);
     }
   }
+  const std::string below = absl::StrCat(group == "/" ? "" : group, "/");
+  char path[32];
   for (pid_t child : children) {
-    const std::optional<Stat> stat = ReadStat(proc.fd(), child);
-    if (stat.has_value() && stat->exiting()) return true;
+    snprintf(path, sizeof path, "%d/cgroup", static_cast<int>(child));
+    for (absl::string_view line : absl::StrSplit(ReadSmallFile(proc.fd(), path), '\n')) {
+      if (!absl::ConsumePrefix(&line, "0::")) continue;
+      if (line == group || absl::StartsWith(line, below)) return true;
+    }
   }
   return false;
 }
@@ -682,7 +689,9 @@ absl::StatusOr<Reaped> ReapChildren(pid_t watched) {
   Reaped reaped;
   for (;;) {
     int wait_status;
-    const pid_t pid = waitpid(-1, &wait_status, WNOHANG);
+    // __WALL: a child whose exit signal is not SIGCHLD (clone(2)), which a caller may have left us through exec,
+    // is reaped too rather than left a zombie for good (orphans handed to us always signal SIGCHLD).
+    const pid_t pid = waitpid(-1, &wait_status, WNOHANG | __WALL);
     if (pid > 0) {
       if (pid == watched) {
         reaped.watched = wait_status;

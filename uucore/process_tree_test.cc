@@ -527,27 +527,46 @@ TEST_P(SignalTreeTest, AParentWaitingForItsVforkChildIsNotWaitedFor) {
   ExpectTermWithoutWaiting(GetParam(), 2, "waited for a vfork parent to be seen stopped");
 }
 
-// A live child is not exiting; one that has exited and is not reaped (a zombie) is; a grandchild is not a child.
-TEST_P(SignalTreeTest, AChildIsExitingOnlyWhileAChildOfOursIsOnItsWayOut) {
+// The caller's own cgroup v2 group, as the "0::PATH" line of /proc/self/cgroup names it ("" without one).
+std::string OwnCgroup() {
+  FILE* f = fopen("/proc/self/cgroup", "r");
+  std::string group;
+  char line[4096];
+  while (f != nullptr && fgets(line, sizeof line, f) != nullptr) {
+    if (strncmp(line, "0::", 3) == 0) group = std::string(line + 3, strcspn(line + 3, "\n"));
+  }
+  if (f != nullptr) fclose(f);
+  return group;
+}
+
+// A child is in its group while it lives and as a zombie (the kernel's count of the group has dropped it by then),
+// until it is reaped; a child in another group is not, a grandchild is not a child, and a group whose name merely
+// begins like the child's is another group.
+TEST_P(SignalTreeTest, AChildIsInCgroupUntilItIsReaped) {
+  const std::string own = OwnCgroup();
+  if (own.empty()) GTEST_SKIP() << "not in a cgroup v2 group";
   const Enumeration how = GetParam();
-  // AChildIsExiting()'s answer, nullopt for an error.
-  const auto Exiting = [how]() -> std::optional<bool> {
-    absl::StatusOr<bool> exiting = AChildIsExiting(how);
-    return exiting.ok() ? std::optional<bool>(*exiting) : std::nullopt;
+  // AChildIsInCgroup()'s answer, nullopt for an error.
+  const auto in = [how](const std::string& group) -> std::optional<bool> {
+    absl::StatusOr<bool> found = AChildIsInCgroup(group, how);
+    return found.ok() ? std::optional<bool>(*found) : std::nullopt;
   };
-  EXPECT_EQ(Exiting(), std::optional<bool>(false)) << "no child at all";
+  EXPECT_EQ(in(own), std::optional<bool>(false)) << "no child at all";
   const std::string marker = Marker();
-  const pid_t live = RunShell("sh -c 'exit 0' & touch " + marker + "; exec sleep 1000");
+  const pid_t live = RunShell("touch " + marker + "; exec sleep 1000");
   ASSERT_TRUE(AwaitFile(marker));
-  EXPECT_EQ(Exiting(), std::optional<bool>(false)) << "a live child, whose own child exited unreaped";
-  const pid_t done = RunShell("exit 3");
-  siginfo_t info;
-  // Until it has exited, without reaping it (WNOWAIT).
-  ASSERT_EQ(waitid(P_PID, static_cast<id_t>(done), &info, WEXITED | WNOWAIT), 0);
-  EXPECT_EQ(Exiting(), std::optional<bool>(true)) << "a zombie child";
-  ASSERT_EQ(waitpid(done, nullptr, 0), done);
-  EXPECT_EQ(Exiting(), std::optional<bool>(false)) << "the zombie reaped";
+  EXPECT_EQ(in(own), std::optional<bool>(true)) << "a live child";
+  EXPECT_EQ(in(own == "/" ? "/elsewhere" : own + "/elsewhere"), std::optional<bool>(false)) << "another group";
+  if (own.size() > 2) {
+    EXPECT_EQ(in(own.substr(0, own.size() - 1)), std::optional<bool>(false)) << "a name's prefix";
+  }
   kill(live, SIGKILL);
+  siginfo_t info;
+  // Until it has exited, without reaping it (WNOWAIT): a zombie.
+  ASSERT_EQ(waitid(P_PID, static_cast<id_t>(live), &info, WEXITED | WNOWAIT), 0);
+  EXPECT_EQ(in(own), std::optional<bool>(true)) << "a zombie child";
+  ASSERT_EQ(waitpid(live, nullptr, 0), live);
+  EXPECT_EQ(in(own), std::optional<bool>(false)) << "the zombie reaped";
 }
 
 TEST_F(ProcessTreeTest, ReapChildrenReportsTheWatchedChildAndOthers) {

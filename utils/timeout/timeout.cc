@@ -1042,11 +1042,14 @@ int Run(const Options& options) {
         monitor.CleanUpAfter();
       }
       // --tree: once the tree was signalled, return only when nothing of it is left (ECHILD, as subreaper; with the
-      // cgroup backend, also once the group is empty and no child of ours is still exiting: the kernel takes a dying
-      // member out of the group before it becomes a zombie, and a tracer can hold it there; one that cannot be told
-      // is waited for).
+      // cgroup backend, also once the group is empty and no child of ours is of it any more: the kernel takes a dying
+      // member out of the group's count before it becomes a zombie, and a tracer can hold it there. Where /proc
+      // cannot tell, a child that is not of the group, which would keep us waiting as long as it lives, is not.)
       if (monitor.tree_signalled && tree_left) continue;
-      if (by_group && children_left && !group_populated && uucore::AChildIsExiting().value_or(true)) continue;
+      if (by_group && children_left && !group_populated &&
+          uucore::AChildIsInCgroup(monitor.leaf->proc_path()).value_or(false)) {
+        continue;
+      }
       if (relay) relay->Drain();
       return ended(EndingFor(*monitor.command_status, monitor));
     }
