@@ -569,6 +569,21 @@ TEST_P(SignalTreeTest, AChildIsInCgroupUntilItIsReaped) {
   EXPECT_EQ(in(own), std::optional<bool>(false)) << "the zombie reaped";
 }
 
+// A child whose exit signal is not SIGCHLD (clone(2) with exit signal 0; a caller can leave one to us through exec)
+// is reaped too, not left a zombie for good.
+TEST_F(ProcessTreeTest, ReapChildrenReapsACloneChild) {
+  const long pid = syscall(SYS_clone, 0L, nullptr, nullptr, nullptr, nullptr);  // No flags: exit signal 0.
+  if (pid == 0) _exit(0);
+  ASSERT_GT(pid, 0);
+  siginfo_t info;
+  ASSERT_EQ(waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOWAIT | __WALL), 0);  // A zombie now.
+  absl::StatusOr<Reaped> r = ReapChildren(-1);
+  ASSERT_THAT(r.status(), IsOk());
+  EXPECT_EQ(r->others, 1);
+  EXPECT_FALSE(r->children_left);
+  EXPECT_NE(access(("/proc/" + std::to_string(pid)).c_str(), F_OK), 0) << "still there";
+}
+
 TEST_F(ProcessTreeTest, ReapChildrenReportsTheWatchedChildAndOthers) {
   const pid_t watched = RunShell("exit 7");
   RunShell("exit 0");
