@@ -25,6 +25,7 @@
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "tests/testing/status_matchers.h"
+#include "uucore/process_tree.h"
 
 namespace uucore {
 namespace {
@@ -231,7 +232,26 @@ TEST_F(CgroupLeafTest, ProcPathIsHowAMemberSeesItsGroup) {
   }
   if (f != nullptr) fclose(f);
   EXPECT_EQ(line, leaf->proc_path());
-  EXPECT_TRUE(absl::EndsWith(leaf->path(), leaf->proc_path())) << leaf->path();
+  const std::string name = leaf->path().substr(leaf->path().rfind('/'));
+  EXPECT_TRUE(absl::EndsWith(leaf->proc_path(), name)) << leaf->proc_path();
+}
+
+// A zombie whose group was removed meanwhile (its count was 0 already: rmdir succeeds) still names it, with
+// " (deleted)" after it, until it is reaped; AChildIsInCgroup() (process_tree.h) counts it as in the group.
+TEST_F(CgroupLeafTest, AZombieOfARemovedGroupIsStillOfIt) {
+  absl::StatusOr<CgroupLeaf> leaf = NewLeaf();
+  ASSERT_THAT(leaf, IsOk());
+  const pid_t pid = StartIn(leaf->path(), "exit 0");
+  siginfo_t info;
+  ASSERT_EQ(waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOWAIT), 0);  // A zombie in the group.
+  ASSERT_EQ(rmdir(leaf->path().c_str()), 0) << strerror(errno);
+  EXPECT_THAT(AChildIsInCgroup(leaf->proc_path()), testing::Truly([](const absl::StatusOr<bool>& in) {
+                return in.ok() && *in;
+              }));
+  ASSERT_EQ(waitpid(pid, nullptr, 0), pid);
+  EXPECT_THAT(AChildIsInCgroup(leaf->proc_path()), testing::Truly([](const absl::StatusOr<bool>& in) {
+                return in.ok() && !*in;
+              }));
 }
 
 TEST_F(CgroupLeafTest, RefusalsAreStatuses) {

@@ -679,6 +679,8 @@ absl::StatusOr<bool> AChildIsInCgroup(absl::string_view group, Enumeration how) 
     snprintf(path, sizeof path, "%d/cgroup", static_cast<int>(child));
     for (absl::string_view line : absl::StrSplit(ReadSmallFile(proc.fd(), path), '\n')) {
       if (!absl::ConsumePrefix(&line, "0::")) continue;
+      // A group removed meanwhile (by hand: its count was 0 with a zombie still in it) is named with this suffix.
+      absl::ConsumeSuffix(&line, " (deleted)");
       if (line == group || absl::StartsWith(line, below)) return true;
     }
   }

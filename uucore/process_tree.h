@@ -120,7 +120,8 @@ struct Reaped {
 
 // ReapChildren()
 //
-// Reaps every child that has exited, without blocking (waitpid(-1, WNOHANG) until none is ready, EINTR retried),
+// Reaps every child that has exited, without blocking (waitpid(-1, WNOHANG | __WALL) until none is ready, EINTR
+// retried; __WALL: also a child whose exit signal is not SIGCHLD, which then counts in children_left too),
 // and reports the status of `watched` if it was among them. For PID 1 and subreapers, whose orphaned descendants
 // would otherwise stay zombies; SIGCHLD does not queue, so one signal may stand for many exits.
 // Error: any errno of waitpid but ECHILD/EINTR, as absl::ErrnoToStatus().

@@ -1044,7 +1044,8 @@ int Run(const Options& options) {
       // --tree: once the tree was signalled, return only when nothing of it is left (ECHILD, as subreaper; with the
       // cgroup backend, also once the group is empty and no child of ours is of it any more: the kernel takes a dying
       // member out of the group's count before it becomes a zombie, and a tracer can hold it there. Where /proc
-      // cannot tell, a child that is not of the group, which would keep us waiting as long as it lives, is not.)
+      // cannot tell, we do not wait: a child not of the group would keep us waiting as long as it lives, and a
+      // member still on its way out is then left unreaped.)
       if (monitor.tree_signalled && tree_left) continue;
       if (by_group && children_left && !group_populated &&
           uucore::AChildIsInCgroup(monitor.leaf->proc_path()).value_or(false)) {
