@@ -229,6 +229,11 @@ absl::StatusOr<Cgroup2Location> FindCgroup2In(absl::string_view mountinfo, absl:
   }
   if (!own.has_value()) return absl::NotFoundError("not in a cgroup v2 group (no 0:: line in /proc/self/cgroup)");
   if (absl::EndsWith(*own, " (deleted)")) return absl::NotFoundError(absl::StrCat("our cgroup v2 group ", *own, " was removed"));
+  // A process moved out of its cgroup namespace's root sees its group as /../PATH: no mount of that namespace's
+  // view shows it (a mount whose root is / would make it a path outside the mount).
+  if (*own == "/.." || absl::StartsWith(*own, "/../")) {
+    return absl::NotFoundError(absl::StrCat("our cgroup v2 group ", *own, " is outside our cgroup namespace"));
+  }
   bool any_mount = false;
   for (absl::string_view line : absl::StrSplit(mountinfo, '\n', absl::SkipEmpty())) {
     // ID PARENT MAJ:MIN ROOT MOUNT_POINT OPTIONS [OPTIONAL...] - FSTYPE SOURCE SUPER_OPTIONS

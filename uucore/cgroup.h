@@ -48,8 +48,9 @@ struct Cgroup2Location {
 // mountinfo ("\040" for a space) are decoded. The first such mount in mountinfo order wins.
 // FindCgroup2In() parses the given texts instead of the caller's files (for tests).
 // Errors: NotFound "no cgroup2 file system is mounted", "not in a cgroup v2 group (no 0:: line in
-// /proc/self/cgroup)", "our cgroup v2 group PATH was removed", "our cgroup v2 group PATH is not visible under any
-// cgroup2 mount"; the errno of reading either file (no /proc).
+// /proc/self/cgroup)", "our cgroup v2 group PATH was removed", "our cgroup v2 group PATH is outside our cgroup
+// namespace" (PATH /../...), "our cgroup v2 group PATH is not visible under any cgroup2 mount"; the errno of reading
+// either file (no /proc).
 [[nodiscard]] absl::StatusOr<Cgroup2Location> FindCgroup2();
 [[nodiscard]] absl::StatusOr<Cgroup2Location> FindCgroup2In(absl::string_view mountinfo, absl::string_view cgroup);
 

@@ -71,6 +71,11 @@ TEST(FindCgroup2Test, ParsesMountinfoAndProcSelfCgroup) {
        "our cgroup v2 group /gone (deleted) was removed"},
       {"group outside the mounted subtree", "50 40 0:37 /docker/abc /sys/fs/cgroup ro - cgroup2 cgroup2 rw\n",
        "0::/other\n", nullptr, "our cgroup v2 group /other is not visible under any cgroup2 mount"},
+      {"group outside our cgroup namespace's root, even with a mount whose root is /",
+       "40 30 0:37 / /sys/fs/cgroup rw - cgroup2 cgroup2 rw\n", "0::/../x\n", nullptr,
+       "our cgroup v2 group /../x is outside our cgroup namespace"},
+      {"/.. alone", "40 30 0:37 / /sys/fs/cgroup rw - cgroup2 cgroup2 rw\n", "0::/..\n", nullptr,
+       "our cgroup v2 group /.. is outside our cgroup namespace"},
   };
   for (const FindCase& c : cases) {
     absl::StatusOr<Cgroup2Location> got = FindCgroup2In(c.mountinfo, c.cgroup);
