@@ -307,7 +307,10 @@ void TermSparesOnlyTheOneThatIgnoresIt(CgroupLeafTest* test) {
   ASSERT_GT(survivor, 0);
   absl::StatusOr<int> signalled = leaf->Signal(SIGTERM);
   ASSERT_THAT(signalled, IsOk());
-  EXPECT_GE(*signalled, 24);
+  // At least the 23 that stay: the 20 sleeps, the command's own, the daemon's shell and the survivor's. The rest
+  // come and go (the daemon's sleep 0.01 and, at first, its sleep 1000s; the survivor's sleep 0.05 and command
+  // substitution), so the 24 seen above may be 23 now (CI, 5 December: 23 without a subreaper).
+  EXPECT_GE(*signalled, 23);
   EXPECT_FALSE(leaf->ReadEvents()->frozen);
   EXPECT_EQ(ReadAll(leaf->path() + "/cgroup.freeze"), "0\n");
   // Everyone but the survivor (and the sleep it may be running) goes; the survivor still runs its loop.
