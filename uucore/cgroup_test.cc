@@ -4,7 +4,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
@@ -23,6 +22,8 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "gtest/gtest.h"
 #include "tests/testing/status_matchers.h"
 #include "uucore/process_tree.h"
@@ -230,12 +231,9 @@ TEST_F(CgroupLeafTest, ProcPathIsHowAMemberSeesItsGroup) {
   const pid_t pid = StartIn(leaf->path(), "exec sleep 1000");
   ASSERT_EQ(AwaitProcs(*leaf, 1), 1u);
   std::string line;
-  FILE* f = fopen(("/proc/" + std::to_string(pid) + "/cgroup").c_str(), "r");
-  char text[4096];
-  while (f != nullptr && fgets(text, sizeof text, f) != nullptr) {
-    if (strncmp(text, "0::", 3) == 0) line = std::string(text + 3, strcspn(text + 3, "\n"));
+  for (absl::string_view l : absl::StrSplit(ReadAll(absl::StrCat("/proc/", pid, "/cgroup")), '\n')) {
+    if (absl::ConsumePrefix(&l, "0::")) line = std::string(l);
   }
-  if (f != nullptr) fclose(f);
   EXPECT_EQ(line, leaf->proc_path());
   const std::string name = leaf->path().substr(leaf->path().rfind('/'));
   EXPECT_TRUE(absl::EndsWith(leaf->proc_path(), name)) << leaf->proc_path();

@@ -1023,8 +1023,8 @@ int Run(const Options& options) {
       // The cgroup backend's tree is the group: a child of ours outside it (one started before us and inherited
       // through exec, as by `sh -c 'daemon & exec timeout --tree ...'`) is neither signalled nor waited for (it kept
       // timeout waiting for as long as it ran). Read before reaping, so that a member that exits in between is
-      // reaped now and not left to init; and only where the answer is used (a tree signalled, or --tree=exit), not
-      // on every child's exit of a plain --tree run.
+      // reaped now (one still unreaped after is found below by its /proc/PID/cgroup); and only where the answer is
+      // used (a tree signalled, or --tree=exit), not on every child's exit of a plain --tree run.
       const bool tree_wait = monitor.tree_signalled || options.kill_tree == KillTree::kOnExit;
       const bool by_group = tree_wait && monitor.backend == TreeBackend::kCgroup && monitor.leaf != nullptr;
       const bool group_populated = !by_group || GroupPopulated(*monitor.leaf);
