@@ -127,7 +127,8 @@ const Quotes& LocaleQuotes(bool clocale) {
   return quotes;
 }
 
-std::string QuoteWithBackslashes(absl::string_view arg, QuotingStyle style) {
+// escape_space: kEscape writes a space as "\ " (ls's choice, QuoteAs()); quotearg alone leaves it.
+std::string QuoteWithBackslashes(absl::string_view arg, QuotingStyle style, bool escape_space) {
   Quotes quotes;
   if (style == QuotingStyle::kC || style == QuotingStyle::kCMaybe) {
     quotes = {"\"", "\""};
@@ -153,7 +154,7 @@ std::string QuoteWithBackslashes(absl::string_view arg, QuotingStyle style) {
       escaped = true;
     } else if (unit.bytes == "\\") {
       body += "\\\\";
-    } else if (unit.bytes == " " && style == QuotingStyle::kEscape) {
+    } else if (unit.bytes == " " && style == QuotingStyle::kEscape && escape_space) {
       body += "\\ ";
     } else {
       body.append(unit.bytes.data(), unit.bytes.size());
@@ -252,9 +253,14 @@ std::string QuoteAs(absl::string_view arg, QuotingStyle style) {
     case QuotingStyle::kCMaybe:
     case QuotingStyle::kEscape:
     case QuotingStyle::kLocale:
-    case QuotingStyle::kCLocale: return QuoteWithBackslashes(arg, style);
+    case QuotingStyle::kCLocale: return QuoteWithBackslashes(arg, style, /*escape_space=*/true);
   }
   return std::string(arg);
+}
+
+std::string QuoteAsQuotearg(absl::string_view arg, QuotingStyle style) {
+  if (style == QuotingStyle::kEscape) return QuoteWithBackslashes(arg, style, /*escape_space=*/false);
+  return QuoteAs(arg, style);
 }
 
 std::string Quote(absl::string_view arg) { return QuoteAs(arg, QuotingStyle::kLocale); }

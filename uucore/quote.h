@@ -61,6 +61,13 @@ absl::optional<QuotingStyle> ParseQuotingStyle(absl::string_view name);
 // and with GNU 9.10's quote() and quoteaf() for operands, under C and C.UTF-8 (uucore/quote_test.cc).
 std::string QuoteAs(absl::string_view arg, QuotingStyle style);
 
+// QuoteAsQuotearg()
+//
+// ARG as gnulib's quotearg_style(STYLE) writes it, with no character added to those STYLE quotes: QuoteAs() but
+// for a space in kEscape, which QuoteAs() escapes as ls asks quotearg to ("a\ b") and this leaves as it is
+// ("a b"). For what GNU prints through quotearg alone: env's and printenv's environment (GNU's development branch).
+std::string QuoteAsQuotearg(absl::string_view arg, QuotingStyle style);
+
 // Quote()
 //
 // QuoteAs(arg, kLocale): GNU's quote(), for operands in messages. "invalid time interval 'a\'b'" under C,

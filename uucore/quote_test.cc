@@ -367,6 +367,25 @@ TEST_F(QuoteTest, QuoteFileNameWithoutGnu91sQuirk) {
   }
 }
 
+// quotearg's own escape style leaves a space as it is: GNU master's `QUOTING_STYLE=escape env -i 'a b=c d'` prints
+// "a b=c d" (commit aa0c0de3508e), where ls, which asks quotearg to escape a space too, shows "a\ b".
+TEST_F(QuoteTest, QuoteAsQuoteargLeavesASpaceInTheEscapeStyle) {
+  EXPECT_EQ(QuoteAsQuotearg("a b", Style::kEscape), "a b");
+  EXPECT_EQ(QuoteAsQuotearg(" a\tb ", Style::kEscape), " a\\tb ");
+  EXPECT_EQ(QuoteAsQuotearg("\303\251 \\", Style::kEscape), kUtf8 ? "\303\251 \\\\" : "\\303\\251 \\\\");
+  // Everything else as QuoteAs() writes it.
+  for (const char* name : {"literal", "shell", "shell-always", "shell-escape", "shell-escape-always", "c", "c-maybe",
+                           "escape", "locale", "clocale"}) {
+    const Style style = *ParseQuotingStyle(name);
+    for (absl::string_view in : {"", "x", "a'b", "a\tb", "\303\251", "\351", "a\\b", "#~", "{"}) {
+      EXPECT_EQ(QuoteAsQuotearg(in, style), QuoteAs(in, style)) << name << " " << in;
+    }
+    if (style != Style::kEscape) {
+      EXPECT_EQ(QuoteAsQuotearg("a b", style), QuoteAs("a b", style)) << name;
+    }
+  }
+}
+
 TEST_F(QuoteTest, ParseQuotingStyleTakesNamesAndUnambiguousAbbreviations) {
   struct Named {
     absl::string_view name;
