@@ -55,6 +55,39 @@ TEST(EnvLocaleTest, Utf8Quotes) {
   ExpectCase({"QUOTING_STYLE=clocale", {"env", "-i", "A=\""}, 0, "‘A’=‘\"’\n", ""}, clocale_style);
 }
 
+// The printed environment under C.UTF-8, byte for byte as GNU's development branch prints it: printable UTF-8 kept,
+// every other byte escaped in octal, an empty value bare. Each expectation is GNU master's env's (commit
+// aa0c0de3508e) output for the same arguments; env_test.cc has the cases under C.
+TEST(EnvLocaleTest, PrintsTheEnvironmentAsGnuMaster) {
+  const Options utf8 = InLocale({"LC_ALL=C.UTF-8"});
+  for (const Case& c : std::vector<Case>{
+           {"an empty value is bare", {"env", "-i", "A="}, 0, "A=\n", ""},
+           {"printable UTF-8 is kept", {"env", "-i", "U=\303\251"}, 0, "U=\303\251\n", ""},
+           {"printable UTF-8 in a name is kept", {"env", "-i", "\303\251=1"}, 0, "\303\251=1\n", ""},
+           {"printable UTF-8 and a ': double quotes", {"env", "-i", "Q=\303\251's"}, 0, "Q=\"\303\251's\"\n", ""},
+           {"printable UTF-8 and a space", {"env", "-i", "A=\303\251 x"}, 0, "A='\303\251 x'\n", ""},
+           {"a ', a space and UTF-8: double quotes", {"env", "-i", "A=it's \303\251"}, 0, "A=\"it's \303\251\"\n", ""},
+           {"U+2019 is kept", {"env", "-i", "A=\342\200\231"}, 0, "A=\342\200\231\n", ""},
+           {"U+2019 between letters is kept bare", {"env", "-i", "A=it\342\200\231s"}, 0, "A=it\342\200\231s\n", ""},
+           {"a byte that is not UTF-8 in a value", {"env", "-i", "N=\240"}, 0, "N=''$'\\240'\n", ""},
+           {"a byte that is not UTF-8 in a name", {"env", "-i", "N\240=1"}, 0, "'N'$'\\240'=1\n", ""},
+           {"two bytes that are not UTF-8", {"env", "-i", "A=\351\240"}, 0, "A=''$'\\351\\240'\n", ""},
+           {"a C1 control (U+0085) in octal", {"env", "-i", "C=\302\205"}, 0, "C=''$'\\302\\205'\n", ""},
+           {"a sequence cut short at the end", {"env", "-i", "A=\342\202"}, 0, "A=''$'\\342\\202'\n", ""},
+           {"a sequence cut short, then x", {"env", "-i", "A=\342\202x"}, 0, "A=''$'\\342\\202''x'\n", ""},
+           {"a ' then a sequence cut short", {"env", "-i", "A=it's\342\202"}, 0, "A='it'\\''s'$'\\342\\202'\n", ""},
+       }) {
+    ExpectCase(c, utf8);
+  }
+}
+
+// GNU master reads QUOTING_STYLE before anything else, in the user's locale, also when a command runs.
+TEST(EnvLocaleTest, QuotingStyleWarningWhenACommandRuns) {
+  ExpectCase({"the warning", {"env", "-i", "true"}, 0, "",
+              "env: ignoring invalid value of environment variable QUOTING_STYLE: ‘x’\n"},
+             InLocale({"LC_ALL=C.UTF-8", "QUOTING_STYLE=x"}));
+}
+
 // The locale's own character set decides what is printable, as in GNU: a Latin-1 byte that isprint() accepts, a
 // whole EUC-JP or GB18030 character (whose second byte may be a '\\'); messages stay English (LC_CTYPE only).
 TEST(EnvLocaleTest, OtherCharacterSets) {

@@ -52,6 +52,68 @@ TEST(EnvTest, Environment) {
   }
 }
 
+// The printed environment, byte for byte as GNU's development branch prints it (its print_envvar(): NAME and VALUE
+// each quoted in the shell-escape style of gnulib's quotearg, an empty VALUE left bare, an entry without '=' quoted
+// whole), under LC_ALL=C. Each expectation is the output of GNU master's env (commit aa0c0de3508e) for the same
+// arguments; env_locale_test.cc has the cases that differ under C.UTF-8.
+TEST(EnvTest, PrintsTheEnvironmentAsGnuMaster) {
+  for (const Case& c : std::vector<Case>{
+           {"an empty value is bare (GNU master prefers NAME= to NAME='')", {"env", "-i", "A="}, 0, "A=\n", ""},
+           {"an empty name and an empty value", {"env", "-i", "="}, 0, "''=\n", ""},
+           {"an empty name is quoted", {"env", "-i", "=x"}, 0, "''=x\n", ""},
+           {"a value that starts with = (env a==b)", {"env", "-i", "a==b"}, 0, "a='=b'\n", ""},
+           {"a value that is =", {"env", "-i", "A=="}, 0, "A='='\n", ""},
+           {"an = inside a value", {"env", "-i", "A=a=b"}, 0, "A='a=b'\n", ""},
+           {"a newline in a value", {"env", "-i", "A=a\nb"}, 0, "A='a'$'\\n''b'\n", ""},
+           {"a newline in a name", {"env", "-i", "a\nb=c"}, 0, "'a'$'\\n''b'=c\n", ""},
+           {"a carriage return", {"env", "-i", "A=a\015b"}, 0, "A='a'$'\\r''b'\n", ""},
+           {"a tab", {"env", "-i", "A=a\tb"}, 0, "A='a'$'\\t''b'\n", ""},
+           {"a lone ' goes between double quotes", {"env", "-i", "Q='"}, 0, "Q=\"'\"\n", ""},
+           {"a ' among harmless bytes: double quotes", {"env", "-i", "Q=it's"}, 0, "Q=\"it's\"\n", ""},
+           {"a ' in a name", {"env", "-i", "it's=x"}, 0, "\"it's\"=x\n", ""},
+           {"a ' with a shell special: '\\''", {"env", "-i", "Q=it's $x"}, 0, "Q='it'\\''s $x'\n", ""},
+           {"a ' with a double quote", {"env", "-i", "A=it's\""}, 0, "A='it'\\''s\"'\n", ""},
+           {"a ' with a ~ that is not first: single quotes", {"env", "-i", "Q=it's~"}, 0, "Q='it'\\''s~'\n", ""},
+           {"a ' with a # that is not first: single quotes", {"env", "-i", "Q=it's#"}, 0, "Q='it'\\''s#'\n", ""},
+           {"a ' with a # first: double quotes", {"env", "-i", "Q=#it's"}, 0, "Q=\"#it's\"\n", ""},
+           {"a ' with a ~ first: double quotes", {"env", "-i", "Q=~it's"}, 0, "Q=\"~it's\"\n", ""},
+           {"a ~ first is quoted", {"env", "-i", "T=~/x"}, 0, "T='~/x'\n", ""},
+           {"a ~ later is not", {"env", "-i", "T=a~"}, 0, "T=a~\n", ""},
+           {"a name that starts with ~", {"env", "-i", "~a=1"}, 0, "'~a'=1\n", ""},
+           {"a # first is quoted", {"env", "-i", "H=#x"}, 0, "H='#x'\n", ""},
+           {"a # later is not", {"env", "-i", "H=a#b"}, 0, "H=a#b\n", ""},
+           {"a name that is #", {"env", "-i", "#=1"}, 0, "'#'=1\n", ""},
+           {"a { alone is quoted", {"env", "-i", "B={"}, 0, "B='{'\n", ""},
+           {"a } alone is quoted", {"env", "-i", "B=}"}, 0, "B='}'\n", ""},
+           {"{} is not quoted", {"env", "-i", "B={}"}, 0, "B={}\n", ""},
+           {"a name that is {", {"env", "-i", "{=1"}, 0, "'{'=1\n", ""},
+           {"an @ is harmless", {"env", "-i", "A=a@b"}, 0, "A=a@b\n", ""},
+           {"a ' with an @: double quotes", {"env", "-i", "A=it's@"}, 0, "A=\"it's@\"\n", ""},
+           {"DEL in octal", {"env", "-i", "A=\177"}, 0, "A=''$'\\177'\n", ""},
+           {"a control byte in octal", {"env", "-i", "A=\001"}, 0, "A=''$'\\001'\n", ""},
+           {"BEL as \\a", {"env", "-i", "A=\007"}, 0, "A=''$'\\a'\n", ""},
+           {"a backslash is quoted, not escaped", {"env", "-i", "A=a\\b"}, 0, "A='a\\b'\n", ""},
+           {"a ? is quoted", {"env", "-i", "A=a?"}, 0, "A='a?'\n", ""},
+           {"a space", {"env", "-i", "A=a b"}, 0, "A='a b'\n", ""},
+           {"a $", {"env", "-i", "A=$x"}, 0, "A='$x'\n", ""},
+           {"a double quote", {"env", "-i", "A=a\"b"}, 0, "A='a\"b'\n", ""},
+           {"[ is quoted", {"env", "-i", "A=[a]"}, 0, "A='[a]'\n", ""},
+           {"] alone is harmless", {"env", "-i", "A=a]"}, 0, "A=a]\n", ""},
+           {"^ is quoted (old /bin/sh)", {"env", "-i", "A=^"}, 0, "A='^'\n", ""},
+           {"! is quoted (bash)", {"env", "-i", "A=!"}, 0, "A='!'\n", ""},
+           {"harmless punctuation is left bare", {"env", "-i", "A=%+,-./:@]_"}, 0, "A=%+,-./:@]_\n", ""},
+           {"a tab then a '", {"env", "-i", "A=\t'"}, 0, "A=''$'\\t'\\'''\n", ""},
+           {"a byte that is not UTF-8 in a value", {"env", "-i", "N=\240"}, 0, "N=''$'\\240'\n", ""},
+           {"a byte that is not UTF-8 in a name", {"env", "-i", "N\240=1"}, 0, "'N'$'\\240'=1\n", ""},
+           {"UTF-8 under C is octal", {"env", "-i", "U=\303\251"}, 0, "U=''$'\\303\\251'\n", ""},
+           {"UTF-8 in a name under C", {"env", "-i", "\303\251=1"}, 0, "''$'\\303\\251'=1\n", ""},
+           {"UTF-8 and a ' under C: single quotes", {"env", "-i", "Q=\303\251's"}, 0, "Q=''$'\\303\\251'\\''s'\n", ""},
+           {"UTF-8 then a space under C", {"env", "-i", "A=\303\251 x"}, 0, "A=''$'\\303\\251'' x'\n", ""},
+       }) {
+    ExpectCase(c);
+  }
+}
+
 TEST(EnvTest, CommandAndExitStatus) {
   const std::string tmp = MakeTempDir();
   std::ofstream(tmp + "/a b") << "not runnable\n";
@@ -568,10 +630,10 @@ TEST(EnvTest, Env0From) {
   for (const Case& c : std::vector<Case>{
            {"after -i, reproduces env -0 byte for byte", {"env", "-i", "--env0-from=" + f, self, "env", "-0"}, 0, all,
             ""},
-           {"after -i, printed quoted", {"env", "-i", "--env0-from=" + f}, 0, "A=1\nB='x y'\nA=2\nNOEQ\n''\nC=''\n",
+           {"after -i, printed quoted", {"env", "-i", "--env0-from=" + f}, 0, "A=1\nB='x y'\nA=2\nNOEQ\n''\nC=\n",
             ""},
            {"NAME=VALUE operands come after, and replace", {"env", "-i", "--env0-from=" + f, "A=3", "D=4"}, 0,
-            "A=3\nB='x y'\nA=2\nNOEQ\n''\nC=''\nD=4\n", ""},
+            "A=3\nB='x y'\nA=2\nNOEQ\n''\nC=\nD=4\n", ""},
            {"files in order", {"env", "-i", "--env0-from=" + g, "--env0-from=" + h, "-0"}, 0,
             Bytes("A=1\0A=2\0B=3\0NOEQ\0A=1\0X=2\0"), ""},
            {"without -i entries are set as NAME=VALUE is", {"env", "--env0-from=" + g, "sh", "-c", "echo $A $B"}, 0,
@@ -610,22 +672,23 @@ TEST(EnvTest, Env0From) {
 TEST(EnvTest, QuotingStyle) {
   const std::vector<std::string> argv = {"env",    "-i",         "a b=c d",  "X=it's",
                                          "E=",     "T=a\tb",     "U=\303\251", "P=/bin:/x"};
-  const std::string shell_escape = "'a b'='c d'\nX=\"it's\"\nE=''\nT='a'$'\\t''b'\nU=''$'\\303\\251'\nP=/bin:/x\n";
+  const std::string shell_escape = "'a b'='c d'\nX=\"it's\"\nE=\nT='a'$'\\t''b'\nU=''$'\\303\\251'\nP=/bin:/x\n";
   struct StyleCase {
     std::string style, out;
   };
   for (const StyleCase& c : std::vector<StyleCase>{
            {"shell-escape", shell_escape},
            {"literal", "a b=c d\nX=it's\nE=\nT=a\tb\nU=\303\251\nP=/bin:/x\n"},
-           {"shell", "'a b'='c d'\nX=\"it's\"\nE=''\nT='a\tb'\nU=\303\251\nP=/bin:/x\n"},
-           {"shell-always", "'a b'='c d'\n'X'=\"it's\"\n'E'=''\n'T'='a\tb'\n'U'='\303\251'\n'P'='/bin:/x'\n"},
+           {"shell", "'a b'='c d'\nX=\"it's\"\nE=\nT='a\tb'\nU=\303\251\nP=/bin:/x\n"},
+           {"shell-always", "'a b'='c d'\n'X'=\"it's\"\n'E'=\n'T'='a\tb'\n'U'='\303\251'\n'P'='/bin:/x'\n"},
            {"shell-escape-always",
-            "'a b'='c d'\n'X'=\"it's\"\n'E'=''\n'T'='a'$'\\t''b'\n'U'=''$'\\303\\251'\n'P'='/bin:/x'\n"},
-           {"c", "\"a b\"=\"c d\"\n\"X\"=\"it's\"\n\"E\"=\"\"\n\"T\"=\"a\\tb\"\n\"U\"=\"\\303\\251\"\n\"P\"=\"/bin:/x\"\n"},
+            "'a b'='c d'\n'X'=\"it's\"\n'E'=\n'T'='a'$'\\t''b'\n'U'=''$'\\303\\251'\n'P'='/bin:/x'\n"},
+           {"c", "\"a b\"=\"c d\"\n\"X\"=\"it's\"\n\"E\"=\n\"T\"=\"a\\tb\"\n\"U\"=\"\\303\\251\"\n\"P\"=\"/bin:/x\"\n"},
            {"c-maybe", "a b=c d\nX=it's\nE=\nT=\"a\\tb\"\nU=\"\\303\\251\"\nP=/bin:/x\n"},
-           {"escape", "a\\ b=c\\ d\nX=it's\nE=\nT=a\\tb\nU=\\303\\251\nP=/bin:/x\n"},
-           {"locale", "'a b'='c d'\n'X'='it\\'s'\n'E'=''\n'T'='a\\tb'\n'U'='\\303\\251'\n'P'='/bin:/x'\n"},
-           {"clocale", "\"a b\"=\"c d\"\n\"X\"=\"it's\"\n\"E\"=\"\"\n\"T\"=\"a\\tb\"\n\"U\"=\"\\303\\251\"\n\"P\"=\"/bin:/x\"\n"},
+           // quotearg's escape style itself: a space stays (ls alone asks for "\ ").
+           {"escape", "a b=c d\nX=it's\nE=\nT=a\\tb\nU=\\303\\251\nP=/bin:/x\n"},
+           {"locale", "'a b'='c d'\n'X'='it\\'s'\n'E'=\n'T'='a\\tb'\n'U'='\\303\\251'\n'P'='/bin:/x'\n"},
+           {"clocale", "\"a b\"=\"c d\"\n\"X\"=\"it's\"\n\"E\"=\n\"T\"=\"a\\tb\"\n\"U\"=\"\\303\\251\"\n\"P\"=\"/bin:/x\"\n"},
            {"lit", "a b=c d\nX=it's\nE=\nT=a\tb\nU=\303\251\nP=/bin:/x\n"},  // As ls: an unambiguous abbreviation.
        }) {
     Options options;
@@ -645,7 +708,22 @@ TEST(EnvTest, QuotingStyle) {
   ExpectCase({"-0 quotes nothing and reads no QUOTING_STYLE", {"env", "-0", "-i", "a b=c\td", "E="}, 0,
               Bytes("a b=c\td\0E=\0"), ""},
              invalid);
-  ExpectCase({"no warning when a command runs", {"env", "true"}, 0, "", ""}, invalid);
+  // GNU master reads QUOTING_STYLE whenever -0 is not given, before anything else is done: so it warns about an
+  // invalid value even when a command runs, and before any other complaint.
+  ExpectCase({"the warning also when a command runs", {"env", "true"}, 0, "",
+              "env: ignoring invalid value of environment variable QUOTING_STYLE: 'invalid'\n"},
+             invalid);
+  ExpectCase({"the warning, then -u's error", {"env", "-u", "", "true"}, 125, "",
+              "env: ignoring invalid value of environment variable QUOTING_STYLE: 'invalid'\n"
+              "env: cannot unset '': Invalid argument\n"},
+             invalid);
+  ExpectCase({"the warning, then -C's usage error", {"env", "-C", "/"}, 125, "",
+              "env: ignoring invalid value of environment variable QUOTING_STYLE: 'invalid'\n" +
+                  Usage("must specify command with --chdir (-C)")},
+             invalid);
+  ExpectCase({"no warning with -0 and a command", {"env", "-0", "true"}, 125, "",
+              Usage("cannot specify --null (-0) with command")},
+             invalid);
   ExpectCase({"the caller's QUOTING_STYLE, not the printed one", {"env", "-i", "QUOTING_STYLE=c", "a b=c"}, 0,
               "QUOTING_STYLE=c\n'a b'=c\n", ""});
   Options c_style;

@@ -12,8 +12,9 @@
 // `env -0 >f; env -i --env0-from=f env -0` reproduces f byte for byte; without -i an entry with '=' is set as a
 // NAME=VALUE operand would be (replacing that NAME's first entry) and one without '=' is added as it is. A last
 // entry without its NUL counts too.
-// Printing: QUOTING_STYLE is read from env's own environment as it started (not the one printed); an invalid
-// value is warned about and shell-escape used; -0 prints every entry exactly as it is. The user's locale (for
+// Printing: byte for byte as GNU master prints (issue 35). QUOTING_STYLE is read from env's own environment as it
+// started (not the one printed), first, unless -0; an invalid value is warned about (even when a command runs) and
+// shell-escape used; -0 prints every entry exactly as it is. The user's locale (for
 // messages and quotes) is also env's own, as GNU takes it at start-up, whatever -i, -u or NAME=VALUE change.
 // Exit status: 0 after printing; 125 env itself failed (usage, -u NAME with '=', a bad -S string, a signal action
 // that cannot be set for a named signal, -C DIR, an unreadable --env0-from FILE); 126 COMMAND found but not
@@ -466,8 +467,10 @@ bool EditEnvironment(const Options& options, const CallerLocale& locale, Environ
 
 int Run(const Options& options) {
   char** const command = FindCommand(options.operands);
-  // Read before any change: the caller's QUOTING_STYLE, not the printed environment's.
-  const char* quoting_style = *command == nullptr && !options.null ? getenv("QUOTING_STYLE") : nullptr;
+  // As GNU master: QUOTING_STYLE is read (and an invalid one warned about) first, whenever -0 is not given, even when
+  // a command runs; the caller's, not the printed environment's.
+  const uucore::QuotingStyle style =
+      options.null ? uucore::QuotingStyle::kLiteral : env::OutputQuotingStyle(getenv("QUOTING_STYLE"));
   CallerLocale locale;
   const bool changes = options.ignore_environment || !options.unset.empty() || !options.env0_files.empty() ||
                        command != options.operands;
@@ -478,8 +481,6 @@ int Run(const Options& options) {
     locale.Take();
     if (options.chdir != nullptr) return uucore::UsageError(uucore::Format("must specify command with --chdir (-C)"));
     if (options.argv0 != nullptr) return uucore::UsageError(uucore::Format("must specify command with --argv0 (-a)"));
-    const uucore::QuotingStyle style = options.null ? uucore::QuotingStyle::kLiteral
-                                                    : env::OutputQuotingStyle(quoting_style);
     for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
       env::PrintEntry(*entry, options.null, style);
     }

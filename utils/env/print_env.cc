@@ -36,11 +36,12 @@ void PrintEntry(absl::string_view entry, bool null, uucore::QuotingStyle style) 
   }
   const size_t equals = entry.find('=');
   if (equals == absl::string_view::npos) {
-    Write(uucore::QuoteAs(entry, style));
+    Write(uucore::QuoteAsQuotearg(entry, style));
   } else {
-    Write(uucore::QuoteAs(entry.substr(0, equals), style));
+    Write(uucore::QuoteAsQuotearg(entry.substr(0, equals), style));
     putchar('=');
-    Write(uucore::QuoteAs(entry.substr(equals + 1), style));
+    const absl::string_view value = entry.substr(equals + 1);
+    if (!value.empty()) Write(uucore::QuoteAsQuotearg(value, style));  // A=, not A='': GNU master's choice.
   }
   putchar('\n');
 }
@@ -51,7 +52,7 @@ void PrintValue(absl::string_view value, bool null, uucore::QuotingStyle style) 
     putchar('\0');
     return;
   }
-  Write(uucore::QuoteAs(value, style));
+  Write(uucore::QuoteAsQuotearg(value, style));
   putchar('\n');
 }
 

@@ -1,5 +1,5 @@
 // utils/env/print_env.h -- the environment as env and printenv print it: one entry per line, quoted per
-// QUOTING_STYLE (GNU's development branch), or NUL-terminated and unquoted with -0.
+// QUOTING_STYLE byte for byte as GNU's development branch quotes it, or NUL-terminated and unquoted with -0.
 #ifndef UTILS_ENV_PRINT_ENV_H_
 #define UTILS_ENV_PRINT_ENV_H_
 
@@ -19,13 +19,15 @@ uucore::QuotingStyle OutputQuotingStyle(const char* value, bool* named = nullptr
 // PrintEntry()
 //
 // Writes one environment entry to stdout. With null, the entry exactly as it is, then a NUL. Otherwise NAME=VALUE
-// with NAME and VALUE each quoted in STYLE ('a b'='c d' in shell-escape, the default; an empty VALUE is '') and
-// an entry without '=' quoted whole, then a newline.
+// with NAME and VALUE each quoted in STYLE as gnulib's quotearg quotes them (uucore::QuoteAsQuotearg: 'a b'='c d'
+// in shell-escape, the default), an empty VALUE left bare in every style (A=, as GNU master prefers to A=''), and
+// an entry without '=' quoted whole; then a newline.
 void PrintEntry(absl::string_view entry, bool null, uucore::QuotingStyle style);
 
 // PrintValue()
 //
-// Writes VALUE quoted in STYLE and a newline, or VALUE exactly and a NUL with null (printenv NAME).
+// Writes VALUE quoted in STYLE as quotearg quotes it (an empty VALUE too: '' in shell-escape) and a newline, or
+// VALUE exactly and a NUL with null (printenv NAME).
 void PrintValue(absl::string_view value, bool null, uucore::QuotingStyle style);
 
 }  // namespace env
