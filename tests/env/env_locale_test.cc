@@ -2,6 +2,7 @@
 // printable UTF-8 kept), the locale env started with even after -i, -u or NAME=VALUE, and GNU's German catalog.
 // Every expectation is GNU 9.10's output for the same arguments (except the printed environment's quoting, which
 // 9.10 lacks).
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -76,6 +77,35 @@ TEST(EnvLocaleTest, PrintsTheEnvironmentAsGnuMaster) {
            {"a sequence cut short at the end", {"env", "-i", "A=\342\202"}, 0, "A=''$'\\342\\202'\n", ""},
            {"a sequence cut short, then x", {"env", "-i", "A=\342\202x"}, 0, "A=''$'\\342\\202''x'\n", ""},
            {"a ' then a sequence cut short", {"env", "-i", "A=it's\342\202"}, 0, "A='it'\\''s'$'\\342\\202'\n", ""},
+       }) {
+    ExpectCase(c, utf8);
+  }
+}
+
+// --env0-from's messages quote as GNU master's do: FILE as a file name; -u's NAME as a file name once the
+// environment is a merged one (after -i and a file, or a file with entries), else as an operand.
+TEST(EnvLocaleTest, Env0FromMessages) {
+  const std::string dir = MakeTempDir();
+  const std::string one = dir + "/one";
+  std::ofstream(one, std::ios::binary) << std::string("A=1\0", 4);
+  const std::string empty = dir + "/empty";
+  std::ofstream(empty, std::ios::binary) << "";
+  const std::string unterminated = dir + "/a b";
+  std::ofstream(unterminated, std::ios::binary) << "A=1";
+  const Options utf8 = InLocale({"LC_ALL=C.UTF-8"});
+  for (const Case& c : std::vector<Case>{
+           {"-u after a file with entries", {"env", "--env0-from=" + one, "-u", "A=B", "true"}, 125, "",
+            "env: cannot unset 'A=B': Invalid argument\n"},
+           {"-u after -i and an empty file", {"env", "-i", "--env0-from=" + empty, "-u", "A=B", "true"}, 125, "",
+            "env: cannot unset 'A=B': Invalid argument\n"},
+           {"-u after an empty file", {"env", "--env0-from=" + empty, "-u", "A=B", "true"}, 125, "",
+            "env: cannot unset ‘A=B’: Invalid argument\n"},
+           {"-u without a file", {"env", "-u", "A=B", "true"}, 125, "",
+            "env: cannot unset ‘A=B’: Invalid argument\n"},
+           {"a missing file", {"env", "--env0-from=/nonexist", "true"}, 125, "",
+            "env: cannot read '/nonexist': No such file or directory\n"},
+           {"no NUL at the end", {"env", "--env0-from=" + unterminated, "true"}, 125, "",
+            "env: '" + unterminated + "': file must end with a NUL byte\n"},
        }) {
     ExpectCase(c, utf8);
   }

@@ -618,23 +618,25 @@ std::string WriteFile(const std::string& dir, const std::string& name, const std
   return path;
 }
 
-// --env0-from, of GNU's development branch (not in 9.10): our contract in utils/env/env.cc.
+// --env0-from, of GNU's development branch (not in 9.10): our contract in utils/env/env.cc. In GNU master's order:
+// -i, the files' entries, every -u, then the NAME=VALUE operands.
 TEST(EnvTest, Env0From) {
   const std::string dir = MakeTempDir();
   const std::string all = Bytes("A=1\0B=x y\0A=2\0NOEQ\0\0C=\0");
   const std::string f = WriteFile(dir, "all", all);
-  const std::string g = WriteFile(dir, "g", Bytes("A=1\0A=2\0B=3"));  // The last entry has no NUL.
+  const std::string g = WriteFile(dir, "g", Bytes("A=1\0A=2\0B=3\0"));
   const std::string h = WriteFile(dir, "h", Bytes("NOEQ\0A=1\0X=2\0"));
   const std::string empty = WriteFile(dir, "empty", "");
   const std::string self = AbsoluteBinary();
   for (const Case& c : std::vector<Case>{
            {"after -i, reproduces env -0 byte for byte", {"env", "-i", "--env0-from=" + f, self, "env", "-0"}, 0, all,
             ""},
-           {"after -i, printed quoted", {"env", "-i", "--env0-from=" + f}, 0, "A=1\nB='x y'\nA=2\nNOEQ\n''\nC=\n",
-            ""},
+           {"after -i, printed quoted", {"env", "-i", "--env0-from=" + f}, 0, "A=1\nB='x y'\nA=2\nNOEQ\n''\nC=\n", ""},
            {"NAME=VALUE operands come after, and replace", {"env", "-i", "--env0-from=" + f, "A=3", "D=4"}, 0,
             "A=3\nB='x y'\nA=2\nNOEQ\n''\nC=\nD=4\n", ""},
-           {"files in order", {"env", "-i", "--env0-from=" + g, "--env0-from=" + h, "-0"}, 0,
+           // A deliberate difference: GNU master keeps only the last --env0-from.
+           {"every file is read, in order (GNU master: the last only)",
+            {"env", "-i", "--env0-from=" + g, "--env0-from=" + h, "-0"}, 0,
             Bytes("A=1\0A=2\0B=3\0NOEQ\0A=1\0X=2\0"), ""},
            {"without -i entries are set as NAME=VALUE is", {"env", "--env0-from=" + g, "sh", "-c", "echo $A $B"}, 0,
             "2 3\n", ""},
@@ -642,29 +644,119 @@ TEST(EnvTest, Env0From) {
             ""},
            {"without -i an entry without = is added", {"env", "-i", "X=1", self, "env", "--env0-from=" + h}, 0,
             "X=2\nNOEQ\nA=1\n", ""},
-           {"-u comes before the entries", {"env", "--env0-from=" + g, "-u", "A", "sh", "-c", "echo $A"}, 0, "2\n",
-            ""},
+           {"-u comes after the entries", {"env", "--env0-from=" + g, "-u", "A", "sh", "-c", "echo \"[$A]\""}, 0,
+            "[]\n", ""},
+           {"-u after -i applies to the entries", {"env", "-i", "--env0-from=" + h, "-u", "X"}, 0, "NOEQ\nA=1\n", ""},
            {"an empty file adds nothing", {"env", "-i", "--env0-from=" + empty}, 0, "", ""},
-           {"-v traces each entry", {"env", "-v", "-i", "--env0-from=" + g, "C=4"}, 0, "A=1\nA=2\nB=3\nC=4\n",
-            "cleaning environ\nsetenv:   A=1\nsetenv:   A=2\nsetenv:   B=3\nsetenv:   C=4\n"},
+           {"-v after -i traces the operands only", {"env", "-v", "-i", "--env0-from=" + g, "C=4"}, 0,
+            "A=1\nA=2\nB=3\nC=4\n", "cleaning environ\nsetenv:   C=4\n"},
+           {"-v without -i traces each entry, then -u", {"env", "-i", self, "env", "-v", "--env0-from=" + h, "-u", "A",
+                                                         "C=4", "true"},
+            0, "", "append:   NOEQ\nsetenv:   A=1\nsetenv:   X=2\nunset:    A\nsetenv:   C=4\nexecuting: true\n"
+                   "   arg[0]= 'true'\n"},
            {"a missing file", {"env", "--env0-from=/nonexist", "true"}, 125, "",
-            "env: cannot open '/nonexist' for reading: No such file or directory\n"},
-           {"a directory", {"env", "--env0-from=/", "true"}, 125, "", "env: error reading '/': Is a directory\n"},
+            "env: cannot read '/nonexist': No such file or directory\n"},
+           {"a directory", {"env", "--env0-from=/", "true"}, 125, "", "env: cannot read '/': Is a directory\n"},
            {"--env0-from needs an argument", {"env", "--env0-from"}, 125, "",
             "env: option '--env0-from' requires an argument\n" + std::string(kTry)},
        }) {
     ExpectCase(c);
   }
   Options input;
-  input.input = Bytes("X=1\0Y=2");
+  input.input = Bytes("X=1\0Y=2\0");
   ExpectCase({"- is standard input, read once", {"env", "-i", "--env0-from=-", "--env0-from=-", "Z=3"}, 0,
               "X=1\nY=2\nZ=3\n", ""},
              input);
   Options closed;
   closed.close_stdin = true;
   ExpectCase({"standard input closed", {"env", "--env0-from=-", "true"}, 125, "",
-              "env: error reading '-': Bad file descriptor\n"},
+              "env: cannot read '-': Bad file descriptor\n"},
              closed);
+}
+
+// Every check of GNU master's tests/env/env0-from.sh, one case each, with the exact output GNU master's env gives.
+TEST(EnvTest, Env0FromAsGnuMastersTests) {
+  const std::string dir = MakeTempDir();
+  WriteFile(dir, "vars", Bytes("CU_REPLACE=file\0CU_NEW=new\0CU_REMOVE=file\0"));
+  WriteFile(dir, "values", Bytes("A=line 1\nline 2\0"));
+  WriteFile(dir, "empty-name", Bytes("=value\0"));
+  WriteFile(dir, "duplicates", Bytes("DUP=first\0DUP=last\0"));
+  WriteFile(dir, "base", Bytes("A=old1\0opaque\0A=old2\0B=old\0"));
+  WriteFile(dir, "merge", Bytes("A=new1\0C=new\0A=new2\0"));
+  WriteFile(dir, "base-grow", Bytes("A=one\0"));
+  WriteFile(dir, "merge-grow", Bytes("B=two\0"));
+  const std::string raw = Bytes("A=first\0opaque\0A=last\0\0=value\0B=\0");
+  WriteFile(dir, "raw", raw);
+  WriteFile(dir, "one", Bytes("A=one\0"));
+  WriteFile(dir, "empty", "");
+  WriteFile(dir, "mixed", Bytes("A=file1\0opaque\0\0A=file2\0B=new\0"));
+  WriteFile(dir, "unterminated", "A=unterminated");
+  WriteFile(dir, "a b", "A=unterminated");
+  WriteFile(dir, "a:b", "A=unterminated");
+  mkdir((dir + "/bin").c_str(), 0755);
+  WriteFile(dir, "bin/env0-from-command", "#!/bin/sh\necho found\n");
+  chmod((dir + "/bin/env0-from-command").c_str(), 0755);
+  WriteFile(dir, "path", "PATH=" + dir + "/bin" + std::string(1, '\0'));
+  const std::string self = AbsoluteBinary();
+  Options in_dir;
+  in_dir.cwd = dir;
+  in_dir.clear_env = true;
+  in_dir.env = {"CU_PARENT=parent", "CU_REPLACE=parent", "CU_REMOVE=parent"};
+  for (const Case& c : std::vector<Case>{
+           {"without -i: the file merged, then -u, then the operands win",
+            {"env", "--env0-from=vars", "-u", "CU_REMOVE", "CU_REPLACE=operand"}, 0,
+            "CU_PARENT=parent\nCU_REPLACE=operand\nCU_NEW=new\n", ""},
+           {"with -i only the file's entries", {"env", "--env0-from=vars", "-i"}, 0,
+            "CU_REPLACE=file\nCU_NEW=new\nCU_REMOVE=file\n", ""},
+           {"a mere - likewise", {"env", "--env0-from=vars", "-"}, 0, "CU_REPLACE=file\nCU_NEW=new\nCU_REMOVE=file\n",
+            ""},
+           {"a value with a newline", {"env", "-i", "--env0-from=values", "-0"}, 0, Bytes("A=line 1\nline 2\0"), ""},
+           {"an empty name", {"env", "-i", "--env0-from=empty-name", "-0"}, 0, Bytes("=value\0"), ""},
+           {"without -i a name twice: the last", {"env", "-i", "X=1", self, "env", "--env0-from=duplicates"}, 0,
+            "X=1\nDUP=last\n", ""},
+           {"merged into duplicates and an entry without =",
+            {"env", "-i", "--env0-from=base", self, "env", "--env0-from=merge"}, 0,
+            "A=new2\nopaque\nA=old2\nB=old\nC=new\n", ""},
+           {"merged, -u removes every entry of the name, the operands last",
+            {"env", "-i", "--env0-from=base", self, "env", "--env0-from=merge", "-u", "A", "C=operand", "D=new"}, 0,
+            "opaque\nB=old\nC=operand\nD=new\n", ""},
+           {"merged beyond the inherited entries",
+            {"env", "-i", "--env0-from=base-grow", self, "env", "--env0-from=merge-grow", "C=three"}, 0,
+            "A=one\nB=two\nC=three\n", ""},
+           {"after -i every entry byte for byte", {"env", "-i", "--env0-from=raw", "-0"}, 0, raw, ""},
+           {"after - likewise", {"env", "-0", "--env0-from=raw", "-"}, 0, raw, ""},
+           {"-u and operands without normalizing the rest",
+            {"env", "-i", "--env0-from=raw", "-u", "A", "-0", "B=changed", "C=new"}, 0,
+            Bytes("opaque\0\0=value\0B=changed\0C=new\0"), ""},
+           {"an operand appended after the file's entries", {"env", "-i", "--env0-from=one", "-0", "B=two"}, 0,
+            Bytes("A=one\0B=two\0"), ""},
+           {"PATH from the file finds the command", {"env", "-i", "--env0-from=path", "env0-from-command"}, 0,
+            "found\n", ""},
+           {"an empty file after -i: nothing", {"env", "-i", "--env0-from=empty", "-0"}, 0, "", ""},
+           {"without -i entries without a name are appended",
+            {"env", "-i", "A=old", self, "env", "--env0-from=mixed"}, 0, "A=file2\nopaque\n''\nB=new\n", ""},
+           {"a file must end in NUL", {"env", "--env0-from=unterminated", "true"}, 125, "",
+            "env: unterminated: file must end with a NUL byte\n"},
+           {"its name quoted as a file name", {"env", "--env0-from=a b", "true"}, 125, "",
+            "env: 'a b': file must end with a NUL byte\n"},
+           {"a : in its name is quoted too", {"env", "--env0-from=a:b", "true"}, 125, "",
+            "env: 'a:b': file must end with a NUL byte\n"},
+           {"a missing file", {"env", "--env0-from=does-not-exist", "true"}, 125, "",
+            "env: cannot read 'does-not-exist': No such file or directory\n"},
+           {"-u '' after a file", {"env", "--env0-from=empty", "-u", "", "true"}, 125, "",
+            "env: cannot unset '': Invalid argument\n"},
+           {"-u A=B after a file", {"env", "--env0-from=empty", "-u", "A=B", "true"}, 125, "",
+            "env: cannot unset 'A=B': Invalid argument\n"},
+           {"-u '' after -i and a file", {"env", "-i", "--env0-from=empty", "-u", "", "true"}, 125, "",
+            "env: cannot unset '': Invalid argument\n"},
+           {"-u A=B after -i and a file", {"env", "-i", "--env0-from=empty", "-u", "A=B", "true"}, 125, "",
+            "env: cannot unset 'A=B': Invalid argument\n"},
+       }) {
+    ExpectCase(c, in_dir);
+  }
+  Options input = in_dir;
+  input.input = Bytes("A=stdin\0");
+  ExpectCase({"- reads standard input", {"env", "-i", "--env0-from=-", "-0"}, 0, Bytes("A=stdin\0"), ""}, input);
 }
 
 // The printed environment, quoted per QUOTING_STYLE (GNU's development branch; GNU 9.1's ls --quoting-style is

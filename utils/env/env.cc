@@ -1,28 +1,26 @@
-// env -- run a program in a modified environment. Follows GNU env(1) 9.10, plus two things of GNU's development
-// branch (issue 14): --env0-from, and the printed environment quoted per QUOTING_STYLE. tests/env/env_test.cc pins it.
+// env -- run a program in a modified environment. Follows GNU env(1) 9.10, plus what GNU's development branch adds
+// (issues 14 and 35): --env0-from, and the printed environment quoted per QUOTING_STYLE byte for byte as it does.
+// tests/env/env_test.cc pins it.
 //
 // Usage: env [OPTION]... [-] [NAME=VALUE]... [COMMAND [ARG]...]    (the options, --help and env(1): env.help)
-// Order of work, as GNU: parse (an -S string is split where it stands and parsing resumes over its words, so it
-// may hold options; -v traces the split; --block-signal of glibc's unnamed signals 32 and 33 fails here); then -i,
-// every -u (none after -i), the --env0-from entries (each FILE where its option stands) and the NAME=VALUE
-// operands in order; with no COMMAND print the environment (-C, then -a, are then errors; signal options are
-// ignored); else -0 is an error, then signal dispositions, the signal mask, --list-signal-handling, -C, and exec
-// of COMMAND (searched in the new PATH) with argv[0] from -a.
-// --env0-from: after -i each entry is added exactly as read (duplicates, entries without '=', empty ones), so
-// `env -0 >f; env -i --env0-from=f env -0` reproduces f byte for byte; without -i an entry with '=' is set as a
-// NAME=VALUE operand would be (replacing that NAME's first entry) and one without '=' is added as it is. A last
-// entry without its NUL counts too.
+// Order of work, as GNU master: parse (an -S string is split where it stands and parsing resumes over its words, so
+// it may hold options; -v traces the split; --block-signal of glibc's unnamed signals 32 and 33 fails here); read
+// QUOTING_STYLE unless -0 (an invalid value is warned about even when a command runs); build the new environment
+// (utils/env/environment.h: -i, the --env0-from entries, every -u, the NAME=VALUE operands); with no COMMAND print
+// it (-C, then -a, are then errors; signal options are ignored); else -0 is an error, then signal dispositions,
+// the signal mask, --list-signal-handling, -C, and exec of COMMAND (searched in the new PATH) with argv[0] from -a.
+// --env0-from FILE: NUL-terminated entries; after -i each is kept exactly as read, so `env -0 >f; env -i
+// --env0-from=f env -0` reproduces f byte for byte. Every FILE is read, in order (GNU master: only the last).
 // Printing: byte for byte as GNU master prints (issue 35). QUOTING_STYLE is read from env's own environment as it
 // started (not the one printed), first, unless -0; an invalid value is warned about (even when a command runs) and
 // shell-escape used; -0 prints every entry exactly as it is. The user's locale (for
 // messages and quotes) is also env's own, as GNU takes it at start-up, whatever -i, -u or NAME=VALUE change.
 // Exit status: 0 after printing; 125 env itself failed (usage, -u NAME with '=', a bad -S string, a signal action
-// that cannot be set for a named signal, -C DIR, an unreadable --env0-from FILE); 126 COMMAND found but not
-// runnable; 127 not found; else COMMAND's.
+// that cannot be set for a named signal, -C DIR, an unreadable --env0-from FILE or one not ending in NUL); 126
+// COMMAND found but not runnable; 127 not found; else COMMAND's.
 #include "utils/env/env.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
@@ -42,6 +40,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/optional.h"
+#include "utils/env/environment.h"
 #include "utils/env/print_env.h"
 #include "utils/env/split.h"
 #include "uucore/cli.h"
@@ -368,100 +367,20 @@ char** FindCommand(char** operands) {
   return operands;
 }
 
-// Storage for what the environment points into after the changes: file contents and environ arrays.
-struct EnvironmentStorage {
-  std::forward_list<std::string> files;
-  std::forward_list<std::vector<char*>> arrays;
-};
-
-// Reads FILE ("-": standard input) whole. Error: the message to print.
-absl::StatusOr<std::string> ReadEnv0File(const char* file) {
-  const bool stdin_file = strcmp(file, "-") == 0;
-  const int fd = stdin_file ? STDIN_FILENO : open(file, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    const int err = errno;
-    return absl::NotFoundError(absl::StrCat(
-        uucore::Format("cannot open %s for reading", uucore::QuoteFileName(file)), ": ", strerror(err)));
+// -i, --env0-from, -u and NAME=VALUE, into a new environ. Returns false after reporting a failure.
+bool EditEnvironment(const Options& options, env::Environment& environment) {
+  env::Edits edits;
+  edits.ignore_environment = options.ignore_environment;
+  edits.files = options.env0_files;
+  edits.unset = options.unset;
+  edits.assignments = options.operands;
+  edits.trace = options.debug;
+  const absl::Status built = env::BuildEnvironment(edits, &environment);  // environ is still the caller's here.
+  if (!built.ok()) {
+    uucore::Error(built);
+    return false;
   }
-  std::string content;
-  char buffer[8192];
-  for (;;) {
-    const ssize_t n = read(fd, buffer, sizeof buffer);
-    if (n > 0) {
-      content.append(buffer, static_cast<size_t>(n));
-      continue;
-    }
-    if (n < 0 && errno == EINTR) continue;
-    const int err = errno;
-    if (!stdin_file) close(fd);
-    if (n == 0) return content;
-    return absl::DataLossError(
-        absl::StrCat(uucore::Format("error reading %s", uucore::QuoteFileName(file)), ": ", strerror(err)));
-  }
-}
-
-// Adds ENTRY to the end of environ as it is (no NAME lookup).
-void AppendEntry(char* entry, EnvironmentStorage& storage) {
-  std::vector<char*>& array = storage.arrays.emplace_front();
-  for (char** e = environ; e != nullptr && *e != nullptr; ++e) array.push_back(*e);
-  array.push_back(entry);
-  array.push_back(nullptr);
-  environ = array.data();
-}
-
-// -i, -u, --env0-from and NAME=VALUE. Returns false after reporting a failure.
-bool EditEnvironment(const Options& options, const CallerLocale& locale, EnvironmentStorage& storage) {
-  if (options.ignore_environment) {
-    static char* empty_environment[] = {nullptr};
-    if (options.debug) fputs("cleaning environ\n", stderr);
-    environ = empty_environment;
-  } else {
-    for (const char* name : options.unset) {
-      if (options.debug) fprintf(stderr, "unset:    %s\n", name);
-      if (unsetenv(name) != 0) {  // glibc: EINVAL for "" and for a NAME containing '='.
-        ErrorWithErrno(locale, errno, [name] { return uucore::Format("cannot unset %s", uucore::Quote(name)); });
-        return false;
-      }
-    }
-  }
-  if (!options.env0_files.empty()) locale.Take();  // Before ReadEnv0File() may word an error.
-  for (const char* file : options.env0_files) {
-    absl::StatusOr<std::string> content = ReadEnv0File(file);
-    if (!content.ok()) {
-      uucore::Error(content.status());
-      return false;
-    }
-    if (!content->empty() && content->back() != '\0') content->push_back('\0');  // A last entry without its NUL.
-    std::string& kept = storage.files.emplace_front(std::move(*content));
-    if (options.ignore_environment) {  // Kept exactly: one array for the whole file.
-      std::vector<char*>& array = storage.arrays.emplace_front();
-      for (char** e = environ; *e != nullptr; ++e) array.push_back(*e);
-      for (size_t at = 0; at < kept.size(); at += strlen(&kept[at]) + 1) {
-        if (options.debug) fprintf(stderr, "setenv:   %s\n", &kept[at]);
-        array.push_back(&kept[at]);
-      }
-      array.push_back(nullptr);
-      environ = array.data();
-      continue;
-    }
-    for (size_t at = 0; at < kept.size(); at += strlen(&kept[at]) + 1) {
-      char* const entry = &kept[at];
-      if (options.debug) fprintf(stderr, "setenv:   %s\n", entry);
-      if (strchr(entry, '=') == nullptr) {
-        AppendEntry(entry, storage);
-      } else if (putenv(entry) != 0) {
-        ErrorWithErrno(locale, errno, [entry] { return uucore::Format("cannot set %s", uucore::Quote(entry)); });
-        return false;
-      }
-    }
-  }
-  for (char** operand = options.operands; *operand != nullptr && strchr(*operand, '=') != nullptr; ++operand) {
-    if (options.debug) fprintf(stderr, "setenv:   %s\n", *operand);
-    if (putenv(*operand) != 0) {  // putenv, not setenv: "=x" is accepted, as in GNU.
-      ErrorWithErrno(locale, errno, [operand] { return uucore::Format("cannot set %s", uucore::Quote(*operand)); });
-      return false;
-    }
-  }
+  environ = environment.entries();
   return true;
 }
 
@@ -474,9 +393,11 @@ int Run(const Options& options) {
   CallerLocale locale;
   const bool changes = options.ignore_environment || !options.unset.empty() || !options.env0_files.empty() ||
                        command != options.operands;
-  if (changes) locale.KeepBeforeChanges();
-  EnvironmentStorage storage;
-  if (!EditEnvironment(options, locale, storage)) return uucore::kExitCanceled;
+  env::Environment environment;
+  if (changes) {
+    locale.KeepBeforeChanges();
+    if (!EditEnvironment(options, environment)) return uucore::kExitCanceled;
+  }
   if (*command == nullptr) {
     locale.Take();
     if (options.chdir != nullptr) return uucore::UsageError(uucore::Format("must specify command with --chdir (-C)"));
