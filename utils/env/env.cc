@@ -368,7 +368,10 @@ char** FindCommand(char** operands) {
 }
 
 // -i, --env0-from, -u and NAME=VALUE, into a new environ. Returns false after reporting a failure.
-bool EditEnvironment(const Options& options, env::Environment& environment) {
+bool EditEnvironment(const Options& options) {
+  // environ points into it until the process execs or exits: kept (reachable) for the life of the process.
+  static auto* const kept = new std::forward_list<env::Environment>;
+  env::Environment& environment = kept->emplace_front();
   env::Edits edits;
   edits.ignore_environment = options.ignore_environment;
   edits.files = options.env0_files;
@@ -393,10 +396,9 @@ int Run(const Options& options) {
   CallerLocale locale;
   const bool changes = options.ignore_environment || !options.unset.empty() || !options.env0_files.empty() ||
                        command != options.operands;
-  env::Environment environment;
   if (changes) {
     locale.KeepBeforeChanges();
-    if (!EditEnvironment(options, environment)) return uucore::kExitCanceled;
+    if (!EditEnvironment(options)) return uucore::kExitCanceled;
   }
   if (*command == nullptr) {
     locale.Take();

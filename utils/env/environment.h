@@ -20,7 +20,7 @@ struct Edits {
   bool trace = false;               // -v: each step on stderr, as GNU's --debug words it.
 };
 
-// The entries built, and the file contents they point into; movable, not copyable.
+// The entries built, and the file contents they point into.
 class Environment {
  public:
   // Null-terminated, for environ; valid as long as this object is.
