@@ -9,8 +9,8 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
-#include "absl/strings/strip.h"
 #include "absl/strings/string_view.h"
+#include "absl/strings/strip.h"
 #include "uucore/file.h"
 
 namespace uucore {
@@ -57,9 +57,9 @@ absl::StatusOr<SignalMasks> ParseSignalMasks(absl::string_view status) {
     const char* key;
     uint64_t* mask;
   };
-  for (const Field& field : {Field{"SigPnd", &masks.pending_thread}, Field{"ShdPnd", &masks.pending_process},
-                             Field{"SigBlk", &masks.blocked}, Field{"SigIgn", &masks.ignored},
-                             Field{"SigCgt", &masks.caught}}) {
+  for (const Field& field :
+       {Field{"SigPnd", &masks.pending_thread}, Field{"ShdPnd", &masks.pending_process},
+        Field{"SigBlk", &masks.blocked}, Field{"SigIgn", &masks.ignored}, Field{"SigCgt", &masks.caught}}) {
     absl::StatusOr<uint64_t> mask = MaskOfLine(status, field.key);
     if (!mask.ok()) return mask.status();
     *field.mask = *mask;
