@@ -5,6 +5,7 @@
 // ours goes further) the case is named DifferenceFromUtilLinux... and says what util-linux does.
 // tools/kill-sweep runs many more argument combinations through ours, util-linux's and GNU's kill side by side.
 #include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <string>
@@ -343,6 +344,14 @@ TEST(KillUtilLinuxTest, PidAndPidfdInode) {
   ExpectCase({"another inode: nothing sent", {"kill", "-USR1", wrong}, 1, "",
               "kill: '" + wrong + "': pid " + pid + " is another process (pidfd inode " + std::to_string(inode) +
                   "): nothing sent\n"});
+  const std::string mismatch = "kill: '" + wrong + "': pid " + pid + " is another process (pidfd inode " +
+                               std::to_string(inode) + "): nothing sent\n";
+  // util-linux's -q sends to PID whatever its inode (its sigqueue path skips the check).
+  ExpectCase({"DifferenceFromUtilLinux: -q checks the inode too", {"kill", "-q", "9", "-USR1", wrong}, 1, "",
+              mismatch});
+  // util-linux prints "sending signal 10 to pid N" before its check fails.
+  ExpectCase({"DifferenceFromUtilLinux: --verbose names no signal it does not send",
+              {"kill", "--verbose", "-USR1", wrong}, 1, "", mismatch});
   ExpectCase({"with -q", {"kill", "-q", "9", "-USR1", right}, 0, "", ""});
   EXPECT_EQ(NextLine(target), Str(SIGUSR1) + " SI_QUEUE 9");
   ExpectCase({"with --verbose", {"kill", "--verbose", "-s", "0", right}, 0, "sending signal 0 to pid " + pid + "\n",
@@ -417,6 +426,19 @@ TEST(KillUtilLinuxTest, RequireHandler) {
               "kill: '" + c + "': No such process\n"});
 }
 
+// A zombie catches nothing (its SigCgt is empty): left alone, as util-linux leaves it.
+TEST(KillUtilLinuxTest, RequireHandlerLeavesAZombieAlone) {
+  const pid_t child = fork();
+  if (child == 0) _exit(0);
+  ASSERT_GT(child, 0);
+  siginfo_t info;
+  ASSERT_EQ(waitid(P_PID, child, &info, WEXITED | WNOWAIT), 0);  // A zombie now, not reaped.
+  ExpectCase({"a zombie", {"kill", "-r", "--verbose", "-USR1", Str(child)}, 1,
+              "not signalling pid " + Str(child) + ", it has no userspace handler for signal " + Str(SIGUSR1) + "\n",
+              ""});
+  waitpid(child, nullptr, 0);
+}
+
 TEST(KillUtilLinuxTest, Verbose) {
   TargetProcess target = StartTarget();
   ASSERT_GT(target.pid, 0);
@@ -428,6 +450,9 @@ TEST(KillUtilLinuxTest, Verbose) {
               "kill: 'x': invalid process id\n"});
   ExpectCase({"the default signal", {"kill", "--verbose", pid}, 0, "sending signal 15 to pid " + pid + "\n", ""});
   EXPECT_EQ(DeathSignal(&target), SIGTERM);
+  // As util-linux: the line comes before the signal that fails, also where a pidfd is opened first.
+  ExpectCase({"gone, with --timeout", {"kill", "--verbose", "--timeout", "1", "KILL", pid}, 1,
+              "sending signal 15 to pid " + pid + "\n", "kill: '" + pid + "': No such process\n"});
   // util-linux: "kill: sending signal to N failed: No such process".
   ExpectCase({"DifferenceFromUtilLinux: GNU's message for a failure", {"kill", "--verbose", "-s", "0", pid}, 1,
               "sending signal 0 to pid " + pid + "\n", "kill: '" + pid + "': No such process\n"});

@@ -73,21 +73,21 @@ bool IsTheProcessOfItsInode(const char* arg, const Target& target, int pidfd) {
   return false;
 }
 
+// Whether the process of `pidfd` has exited (a zombie, or reaped).
+bool HasExited(int pidfd) {
+  absl::StatusOr<std::vector<bool>> exited = uucore::WaitForExits({pidfd}, uucore::Deadline::In(absl::ZeroDuration()));
+  return exited.ok() && (*exited)[0];
+}
+
 // -r: whether the target catches the signal, from /proc/PID/status. With a pidfd, a target still running after the
-// read is the one whose masks were read (its pid cannot have been reused meanwhile).
+// read is the one whose masks were read (its pid cannot have been reused meanwhile); one that has exited catches
+// nothing, as a zombie's masks say too.
 Outcome CheckHandler(const Options& options, const char* arg, pid_t pid, int pidfd) {
   absl::StatusOr<uucore::SignalMasks> masks = uucore::ReadSignalMasks(pid);
-  bool gone = false;
-  if (pidfd >= 0) {
-    absl::StatusOr<std::vector<bool>> exited =
-        uucore::WaitForExits({pidfd}, uucore::Deadline::In(absl::ZeroDuration()));
-    gone = exited.ok() && (*exited)[0];
-  } else if (!masks.ok()) {
-    gone = kill(pid, 0) != 0 && errno == ESRCH;
-  }
-  if (gone || !masks.ok()) {
-    if (gone) ReportError(arg, ESRCH);
-    if (!gone) Report(arg, masks.status().message());
+  if (pidfd >= 0 && HasExited(pidfd)) masks = uucore::SignalMasks();
+  if (!masks.ok()) {
+    const bool gone = kill(pid, 0) != 0 && errno == ESRCH;  // Else /proc is missing, or says why in the message.
+    Report(arg, gone ? uucore::ErrnoText(ESRCH) : masks.status().message());
     return Outcome::kFailed;
   }
   if (uucore::MaskHasSignal(masks->caught, options.signal)) return Outcome::kSent;
@@ -97,19 +97,27 @@ Outcome CheckHandler(const Options& options, const char* arg, pid_t pid, int pid
   return Outcome::kSkipped;
 }
 
-Outcome Signal(const Options& options, const char* arg, pid_t pid, int pidfd) {
+void SayVerbose(const Options& options, pid_t pid) {
   if (options.verbose) printf("sending signal %d to pid %d\n", options.signal, static_cast<int>(pid));
+}
+
+Outcome Signal(const Options& options, const char* arg, pid_t pid, int pidfd) {
   if (Deliver(options, pid, pidfd, options.signal) == 0) return Outcome::kSent;
   ReportError(arg, errno);
   return Outcome::kFailed;
 }
 
 Outcome SendOne(const Options& options, const char* arg, const Target& target, std::vector<Followed>* followed) {
+  // --verbose names the signal before it is sent, as util-linux does; after the checks of PID:PIDFD_INODE and -r,
+  // which send nothing to a target they refuse.
+  const bool checked = target.inode != 0 || options.require_handler;
+  if (!checked) SayVerbose(options, target.pid);
   int pidfd = -1;
   if (!OpenPidfd(options, arg, target, &pidfd)) return Outcome::kFailed;
   Outcome outcome = Outcome::kSent;
   if (target.inode != 0 && !IsTheProcessOfItsInode(arg, target, pidfd)) outcome = Outcome::kFailed;
   if (outcome == Outcome::kSent && options.require_handler) outcome = CheckHandler(options, arg, target.pid, pidfd);
+  if (outcome == Outcome::kSent && checked) SayVerbose(options, target.pid);
   if (outcome == Outcome::kSent) outcome = Signal(options, arg, target.pid, pidfd);
   if (outcome == Outcome::kSent && options.follows_targets()) {
     followed->push_back({arg, target.pid, pidfd});
