@@ -20,15 +20,8 @@ namespace uucore {
 namespace {
 
 using ::coreutils_testing::IsOk;
+using ::coreutils_testing::IsOkAndHolds;
 using ::coreutils_testing::StatusIs;
-
-MATCHER_P(IsOkAndHolds, inner, "is OK and holds a matching value") {
-  if (!arg.ok()) {
-    *result_listener << "whose status is " << arg.status().ToString();
-    return false;
-  }
-  return ::testing::ExplainMatchResult(inner, *arg, result_listener);
-}
 using ::testing::ElementsAre;
 
 // A child that waits in pause() until killed; the caller reaps it.

@@ -12,15 +12,8 @@ namespace uucore {
 namespace {
 
 using ::coreutils_testing::IsOk;
+using ::coreutils_testing::IsOkAndHolds;
 using ::coreutils_testing::StatusIs;
-
-MATCHER_P(IsOkAndHolds, inner, "is OK and holds a matching value") {
-  if (!arg.ok()) {
-    *result_listener << "whose status is " << arg.status().ToString();
-    return false;
-  }
-  return ::testing::ExplainMatchResult(inner, *arg, result_listener);
-}
 
 TEST(ParseSignalMaskTest, HexDigitsUpTo64Bits) {
   EXPECT_THAT(ParseSignalMask("0000000000384000"), IsOkAndHolds(0x384000u));
