@@ -25,6 +25,7 @@ const char kTry[] = "Try 'kill --help' for more information.\n";
 const char kHelp[] = R"(Usage: kill [-s SIGNAL | -SIGNAL] PID...
   or:  kill -l [SIGNAL]...
   or:  kill -t [SIGNAL]...
+  or:  kill -d PID
 Deliver a signal (TERM by default) to each PID, or tell about signals.
 
 An argument that a long option requires is required by its short form too.
@@ -34,6 +35,20 @@ An argument that a long option requires is required by its short form too.
                      if it is a name and its name if it is a number
   -t, --table      like -l, but as a table giving each signal's number,
                      name and description
+  -q, --queue=VALUE
+                   send the signal with sigqueue, VALUE (an int) as its data
+  -r, --require-handler
+                   signal only a process that catches the signal
+      --timeout MS SIGNAL
+                   MS milliseconds after the signal, send SIGNAL to each PID
+                     still running; may be repeated, for a chain of signals
+      --wait[=DURATION]
+                   return once every PID has exited, or once DURATION has
+                     passed (after the last --timeout's signal)
+  -d, --show-process-state=PID
+                   show the signals that PID has pending, blocks, ignores
+                     and catches
+      --verbose    say which signal goes to which PID before sending it
       --help       show this help text, then exit
       --version    show version information, then exit
 
@@ -42,6 +57,17 @@ such as '1', or the exit status a shell reports for a process that the
 signal ended (129 for HUP, for instance).
 A PID is a process ID.  0 stands for the current process group, -1 for every
 process that may be signalled, and any other -N for process group N.
+PID:PIDFD_INODE names process PID only while its pidfd has that inode
+(Linux 6.9 or later); otherwise nothing is sent to it.
+With -l and -t, a SIGNAL 0xMASK (also --list=0xMASK) stands for the signals
+set in a mask as /proc/PID/status shows it, such as 0x4002 for INT and TERM.
+DURATION is a number of seconds, or of minutes, hours or days with the suffix
+'m', 'h' or 'd'; it may have a fraction.
+
+Exit status:
+  0    if every PID was signalled and, with --wait, has exited
+  1    if a PID could not be signalled, or on a usage error
+  124  if DURATION passed before every PID had exited
 )";
 
 // What GNU 9.10 lists here: EXIT (0), then every signal that has a name (glibc's 32 and 33 have none).

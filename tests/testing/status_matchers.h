@@ -1,5 +1,6 @@
-// tests/testing/status_matchers.h -- StatusIs(code[, message]) for absl::Status and absl::StatusOr<T>.
-// Neither GoogleTest 1.12 nor Abseil 20220623 ships one.
+// tests/testing/status_matchers.h -- StatusIs(code[, message]) and IsOk() for absl::Status and absl::StatusOr<T>,
+// IsOkAndHolds(matcher) for absl::StatusOr<T>.
+// Neither GoogleTest 1.12 nor Abseil 20220623 ships them.
 #ifndef TESTS_TESTING_STATUS_MATCHERS_H_
 #define TESTS_TESTING_STATUS_MATCHERS_H_
 
@@ -34,6 +35,15 @@ MATCHER(IsOk, "is OK") {
   const absl::Status& status = GetStatus(arg);
   *result_listener << "whose status is " << status.ToString();
   return status.ok();
+}
+
+// IsOkAndHolds(matcher): an OK absl::StatusOr<T> whose value matches.
+MATCHER_P(IsOkAndHolds, inner, "is OK and holds a value that matches") {
+  if (!arg.ok()) {
+    *result_listener << "whose status is " << arg.status().ToString();
+    return false;
+  }
+  return testing::ExplainMatchResult(inner, *arg, result_listener);
 }
 
 }  // namespace coreutils_testing

@@ -1,0 +1,193 @@
+// kill --wait[=DURATION], ours alone (neither GNU's nor util-linux's kill has it): kill returns once every PID target
+// has exited, or with 124 once DURATION has passed; with --timeout, the wait follows the last follow-up signal. Each
+// case checks what the targets, children of this test, did by the time kill returned: a target kill has waited for
+// has exited, so waitpid(WNOHANG) reaps it at once. Time limits are generous (0.3 s against processes that would
+// run for ever), and no case asserts how long anything took.
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "tests/kill/target_process.h"
+#include "tests/testing/run.h"
+
+namespace coreutils_testing {
+namespace {
+
+const char kTry[] = "Try 'kill --help' for more information.\n";
+
+std::string Usage(const std::string& message) { return "kill: " + message + "\n" + kTry; }
+std::string Str(int n) { return std::to_string(n); }
+
+// A child that exits by itself (status 3) after `ms` milliseconds, untouched by any signal.
+TargetProcess ExitingChild(int ms) {
+  TargetProcess child;
+  child.pid = fork();
+  if (child.pid == 0) {
+    usleep(ms * 1000);
+    _exit(3);
+  }
+  return child;
+}
+
+TEST(KillWaitTest, ReturnsOnceTheTargetHasExited) {
+  TargetProcess target = StartTarget();
+  ASSERT_GT(target.pid, 0);
+  ExpectCase({"TERM, then the wait", {"kill", "--wait", Str(target.pid)}, 0, "", ""});
+  int signal = -1;
+  EXPECT_TRUE(HasEnded(&target, &signal));  // Already a zombie when kill returned.
+  EXPECT_EQ(signal, SIGTERM);
+  Stop(&target);
+}
+
+TEST(KillWaitTest, SignalZeroOnlyWaits) {
+  TargetProcess child = ExitingChild(300);
+  ASSERT_GT(child.pid, 0);
+  ExpectCase({"-s 0 --wait", {"kill", "-s", "0", "--wait", Str(child.pid)}, 0, "", ""});
+  int signal = -1;
+  EXPECT_TRUE(HasEnded(&child, &signal));
+  EXPECT_EQ(signal, 0);  // It exited by itself: not signalled.
+  Stop(&child);
+}
+
+TEST(KillWaitTest, DurationRunsOutWith124) {
+  TargetProcess target = StartTarget({"--ignore", Str(SIGTERM)});
+  ASSERT_GT(target.pid, 0);
+  ExpectCase({"--wait=0.3 on a target that ignores TERM", {"kill", "--wait=0.3", Str(target.pid)}, 124, "", ""});
+  EXPECT_FALSE(HasEnded(&target));
+  ExpectCase({"-s 0 --wait=DURATION", {"kill", "-0", "--wait=300ms", Str(target.pid)}, 1, "",
+              Usage("invalid time interval '300ms'")});
+  ExpectCase({"-s 0 --wait=0", {"kill", "-0", "--wait=0", Str(target.pid)}, 124, "", ""});
+  ExpectCase({"a suffix", {"kill", "-0", "--wait=0.005m", Str(target.pid)}, 124, "", ""});
+  EXPECT_FALSE(HasEnded(&target));
+  Stop(&target);
+}
+
+TEST(KillWaitTest, TimeoutThenWaitIsACleanStopInOneCommand) {
+  TargetProcess target = StartTarget({"--ignore", Str(SIGTERM)});
+  ASSERT_GT(target.pid, 0);
+  ExpectCase({"--timeout MS KILL --wait", {"kill", "--timeout", "100", "KILL", "--wait", Str(target.pid)}, 0, "", ""});
+  int signal = -1;
+  EXPECT_TRUE(HasEnded(&target, &signal));
+  EXPECT_EQ(signal, SIGKILL);
+  Stop(&target);
+}
+
+TEST(KillWaitTest, TheWaitFollowsTheLastFollowUpSignal) {
+  TargetProcess target = StartTarget({"--ignore", Str(SIGTERM), "--ignore", Str(SIGHUP)});
+  ASSERT_GT(target.pid, 0);
+  const std::string pid = Str(target.pid);
+  ExpectCase({"HUP ignored too: 124", {"kill", "--verbose", "--timeout", "50", "HUP", "--wait=0.3", pid}, 124,
+              "sending signal 15 to pid " + pid + "\ntimeout, sending signal 1 to pid " + pid + "\n", ""});
+  EXPECT_FALSE(HasEnded(&target));
+  Stop(&target);
+}
+
+TEST(KillWaitTest, EveryTargetInOneWait) {
+  TargetProcess a = StartTarget(), b = StartTarget({"--ignore", Str(SIGTERM)}), c = ExitingChild(10000);
+  ASSERT_GT(a.pid, 0);
+  ASSERT_GT(b.pid, 0);
+  ASSERT_GT(c.pid, 0);
+  ExpectCase({"one still running: 124", {"kill", "--wait=0.3", Str(a.pid), Str(b.pid)}, 124, "", ""});
+  EXPECT_TRUE(HasEnded(&a));
+  EXPECT_FALSE(HasEnded(&b));
+  ExpectCase({"all gone: 0", {"kill", "-KILL", "--wait", Str(b.pid), "--", Str(c.pid)}, 0, "", ""});
+  int signal = -1;
+  EXPECT_TRUE(HasEnded(&b, &signal));
+  EXPECT_EQ(signal, SIGKILL);
+  EXPECT_TRUE(HasEnded(&c, &signal));
+  EXPECT_EQ(signal, SIGKILL);
+  for (TargetProcess* target : {&a, &b, &c}) Stop(target);
+}
+
+TEST(KillWaitTest, AZombieHasExited) {
+  TargetProcess child = ExitingChild(0);
+  ASSERT_GT(child.pid, 0);
+  siginfo_t info;
+  ASSERT_EQ(waitid(P_PID, child.pid, &info, WEXITED | WNOWAIT), 0);  // A zombie now, not reaped.
+  ExpectCase({"a zombie", {"kill", "-s", "0", "--wait", Str(child.pid)}, 0, "", ""});
+  Stop(&child);
+}
+
+// A target that could not be signalled is reported (status 1) and not waited for; the others still are. 124 wins
+// over 1: a target still running is what a script needs to know first.
+TEST(KillWaitTest, ExitStatusWhenASignalCouldNotBeSent) {
+  TargetProcess gone = StartTarget();
+  ASSERT_GT(gone.pid, 0);
+  const std::string gone_pid = Str(gone.pid);
+  Stop(&gone);
+  TargetProcess target = StartTarget();
+  ASSERT_GT(target.pid, 0);
+  ExpectCase({"1: one gone, the other waited for", {"kill", "--wait", gone_pid, Str(target.pid), "x"}, 1, "",
+              "kill: '" + gone_pid + "': No such process\nkill: 'x': invalid process id\n"});
+  EXPECT_TRUE(HasEnded(&target));
+  target = StartTarget({"--ignore", Str(SIGTERM)});
+  ASSERT_GT(target.pid, 0);
+  ExpectCase({"124: one gone, the other still running", {"kill", "--wait=0.3", gone_pid, Str(target.pid)}, 124, "",
+              "kill: '" + gone_pid + "': No such process\n"});
+  EXPECT_FALSE(HasEnded(&target));
+  Stop(&target);
+}
+
+TEST(KillWaitTest, WithPidAndPidfdInodeAndQueue) {
+  TargetProcess target = StartTarget({"--catch", Str(SIGUSR1), "--exit-on", Str(SIGUSR1)});
+  ASSERT_GT(target.pid, 0);
+  const unsigned long long inode = PidfdInodeOf(target.pid);  // NOLINT(runtime/int)
+  const std::string operand = inode == 0 ? Str(target.pid) : Str(target.pid) + ":" + std::to_string(inode);
+  ExpectCase({"-q, PID:PIDFD_INODE", {"kill", "-q", "5", "-USR1", "--wait", operand}, 0, "", ""});
+  EXPECT_EQ(NextLine(target), Str(SIGUSR1) + " SI_QUEUE 5");
+  int signal = -1;
+  EXPECT_TRUE(HasEnded(&target, &signal));
+  EXPECT_EQ(signal, 0);
+  Stop(&target);
+}
+
+// A group has no pidfd; waiting for one would mean polling /proc. So --wait with 0, -1 or -N is a usage error, and
+// nothing is sent to any target.
+TEST(KillWaitTest, AGroupCannotBeWaitedFor) {
+  const std::string why = ": a group of processes has no pidfd, and waiting for one would mean polling";
+  for (const Case& c : std::vector<Case>{
+           {"our group", {"kill", "--wait", "0"}, 1, "", Usage("--wait: cannot wait for '0'" + why)},
+           {"every process", {"kill", "-s", "0", "--wait", "-1"}, 1, "", Usage("--wait: cannot wait for '-1'" + why)},
+           {"a group after --", {"kill", "--wait", "--", "-5"}, 1, "", Usage("--wait: cannot wait for '-5'" + why)},
+           {"--wait names it before --timeout", {"kill", "--timeout", "1", "KILL", "--wait", "--", "-5"}, 1, "",
+            Usage("--wait: cannot wait for '-5'" + why)},
+       }) {
+    ExpectCase(c);
+  }
+  TargetProcess target = StartTarget();
+  ASSERT_GT(target.pid, 0);
+  ExpectCase({"nothing sent to the others", {"kill", "--wait", Str(target.pid), "0"}, 1, "",
+              Usage("--wait: cannot wait for '0'" + why)});
+  EXPECT_FALSE(HasEnded(&target));
+  Stop(&target);
+}
+
+TEST(KillWaitTest, BadDurations) {
+  for (const Case& c : std::vector<Case>{
+           {"not a number", {"kill", "--wait=x", "1"}, 1, "", Usage("invalid time interval 'x'")},
+           {"empty", {"kill", "--wait=", "1"}, 1, "", Usage("invalid time interval ''")},
+           {"negative", {"kill", "--wait=-1", "1"}, 1, "", Usage("invalid time interval '-1'")},
+           {"trailing blank", {"kill", "--wait=1 ", "1"}, 1, "", Usage("invalid time interval '1 '")},
+           {"abbreviated", {"kill", "--wa=x", "1"}, 1, "", Usage("invalid time interval 'x'")},
+           {"no PID", {"kill", "--wait=1"}, 1, "", Usage("no process ID specified")},
+       }) {
+    ExpectCase(c);
+  }
+}
+
+TEST(KillWaitTest, InfiniteDurationsAreAccepted) {
+  for (const char* wait : {"--wait=inf", "--wait=1e999999d", "--wait= 0x10"}) {
+    TargetProcess target = StartTarget();
+    ASSERT_GT(target.pid, 0);
+    ExpectCase({wait, {"kill", wait, Str(target.pid)}, 0, "", ""});
+    EXPECT_TRUE(HasEnded(&target));
+    Stop(&target);
+  }
+}
+
+}  // namespace
+}  // namespace coreutils_testing

@@ -1,0 +1,117 @@
+#include "tests/kill/target_process.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <poll.h>
+#include <signal.h>
+#include <stddef.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/vfs.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <string>
+#include <vector>
+
+#include "tests/testing/run.h"
+
+namespace coreutils_testing {
+
+TargetProcess StartTarget(const std::vector<std::string>& args) {
+  TargetProcess target;
+  int pipe_fds[2];
+  if (pipe2(pipe_fds, O_CLOEXEC) != 0) return target;
+  const std::string path = RunfilePath("tests/kill/signal_target");
+  std::vector<char*> argv = {const_cast<char*>(path.c_str())};
+  for (const std::string& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
+  argv.push_back(nullptr);
+  target.pid = fork();
+  if (target.pid == 0) {
+    dup2(pipe_fds[1], 1);
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  close(pipe_fds[1]);
+  target.out = pipe_fds[0];
+  if (target.pid > 0 && NextLine(target) != "ready") Stop(&target);
+  return target;
+}
+
+std::string NextLine(const TargetProcess& target) {
+  std::string line;
+  for (;;) {
+    pollfd readable = {target.out, POLLIN, 0};
+    if (poll(&readable, 1, 10000) <= 0) return "";
+    char c;
+    if (read(target.out, &c, 1) != 1) return "";
+    if (c == '\n') return line;
+    line += c;
+  }
+}
+
+bool HasEnded(TargetProcess* target, int* signal) {
+  int status = 0;
+  if (waitpid(target->pid, &status, WNOHANG) != target->pid) return false;
+  if (signal != nullptr) *signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+  target->pid = -1;
+  return true;
+}
+
+int DeathSignal(TargetProcess* target) {
+  int signal = -1;
+  for (int waited_ms = 0; target->pid > 0 && !HasEnded(target, &signal) && waited_ms < 10000; waited_ms += 10) {
+    usleep(10000);
+  }
+  Stop(target);
+  return signal;
+}
+
+void Stop(TargetProcess* target) {
+  if (target->pid > 0) {
+    kill(target->pid, SIGKILL);
+    waitpid(target->pid, nullptr, 0);
+    target->pid = -1;
+  }
+  if (target->out >= 0) close(target->out);
+  target->out = -1;
+}
+
+unsigned long long PidfdInodeOf(pid_t pid) {  // NOLINT(runtime/int)
+  const int pidfd = static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
+  if (pidfd < 0) return 0;
+  struct statfs fs;
+  struct stat st;
+  const bool pidfs = fstatfs(pidfd, &fs) == 0 && fs.f_type == 0x50494446 && fstat(pidfd, &st) == 0;
+  close(pidfd);
+  return pidfs ? st.st_ino : 0;
+}
+
+#if defined(__x86_64__)
+#define NATIVE_AUDIT_ARCH AUDIT_ARCH_X86_64
+#elif defined(__aarch64__)
+#define NATIVE_AUDIT_ARCH AUDIT_ARCH_AARCH64
+#endif
+
+void DenyPidfdOpen() {
+  sock_filter filter[] = {
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, arch)),  // Another ABI's numbers: left alone.
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NATIVE_AUDIT_ARCH, 1, 0),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr)),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_pidfd_open, 0, 1),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+  };
+  sock_fprog program = {static_cast<unsigned short>(sizeof filter / sizeof filter[0]), filter};
+  // Unprivileged filters need no_new_privs; the filter is inherited across exec.
+  if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 || prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program, 0, 0) != 0) {
+    _exit(125);
+  }
+}
+
+}  // namespace coreutils_testing

@@ -1,0 +1,46 @@
+// tests/kill/target_process.h -- processes for kill's tests to signal: tests/kill/signal_target, which says what it
+// got, started as a child of the test.
+#ifndef TESTS_KILL_TARGET_PROCESS_H_
+#define TESTS_KILL_TARGET_PROCESS_H_
+
+#include <signal.h>
+#include <sys/types.h>
+
+#include <string>
+#include <vector>
+
+namespace coreutils_testing {
+
+struct TargetProcess {
+  pid_t pid = -1;
+  int out = -1;  // What it writes to stdout: a line per signal it catches.
+};
+
+// Starts signal_target with `args` ("--catch", "10", ...: see signal_target.cc) and returns once it is set up.
+// pid is -1 if it could not be started.
+TargetProcess StartTarget(const std::vector<std::string>& args = {});
+
+// The next line the target wrote, without its newline: "10 SI_QUEUE 42". "" at end of file, or after 10 s
+// without a line (a safety net, not a time bound: the case then fails).
+std::string NextLine(const TargetProcess& target);
+
+// Whether the target has ended; if so it is reaped, and *signal is the signal that killed it (0 if it exited).
+bool HasEnded(TargetProcess* target, int* signal = nullptr);
+
+// How the target ends: the signal that killed it, 0 if it exited, or -1 if it is still running 10 s from now (a
+// safety net: it is then KILLed, and the case fails). Reaps it and closes its output.
+int DeathSignal(TargetProcess* target);
+
+// KILLs the target if it still runs, reaps it, and closes its output.
+void Stop(TargetProcess* target);
+
+// The inode of a pidfd of `pid` (what PID:PIDFD_INODE names); 0 where this kernel has none (before Linux 6.9).
+unsigned long long PidfdInodeOf(pid_t pid);  // NOLINT(runtime/int): as %llu prints it.
+
+// For Options::before_exec: from then on pidfd_open fails with ENOSYS, as before Linux 5.3 (a seccomp filter,
+// inherited by the program the child execs). Other system calls are untouched. Exits 125 if it cannot be installed.
+void DenyPidfdOpen();
+
+}  // namespace coreutils_testing
+
+#endif  // TESTS_KILL_TARGET_PROCESS_H_
