@@ -92,8 +92,6 @@ std::string WriteArm64Stub(const std::string& path) {
   return WriteFile(path, elf, 0755) ? "" : Errno(path);
 }
 
-Engine& TheEngine();
-
 // Root, the programs, and the build under test is this one's.
 std::string CheckPrerequisites(Engine* e) {
   if (geteuid() != 0) return "needs root (podman rootful, namespaces, cgroups); CI runs as root";
@@ -119,7 +117,7 @@ std::string EnterMountNamespace(Engine* e) {
   // Nothing mounted from here on propagates to the host, and the namespace ends with the processes in it.
   if (mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) return Errno("mount --make-rprivate /");
   for (const char* host : {"/var/lib/containers", "/var/tmp", "/run/runc"}) {
-    std::string own = e->dir + "/host" + host;
+    std::string own = e->dir + "/host" + host;  // DIR/host-var-lib-containers, ...
     std::replace(own.begin() + e->dir.size() + 1, own.end(), '/', '-');
     if (mkdir(own.c_str(), 0700) != 0) return Errno("mkdir " + own);
     if (mkdir(host, 0700) != 0 && errno != EEXIST) return Errno(std::string("mkdir ") + host);
@@ -259,7 +257,7 @@ std::string SetUp(Engine* e) {
   char runroot[] = "/tmp/podman-run.XXXXXX";
   if (mkdtemp(runroot) == nullptr) return Errno("mkdtemp");
   e->runroot = runroot;
-  for (const char* sub : {"/host", "/tmp", "/net"}) mkdir((e->dir + sub).c_str(), 0700);
+  for (const char* sub : {"/tmp", "/net"}) mkdir((e->dir + sub).c_str(), 0700);
   prctl(PR_SET_CHILD_SUBREAPER, 1);  // conmon daemonizes: it, and what it leaves, come back to this process.
   NoteSharedCgroups(e);
   if (std::string error = EnterMountNamespace(e); !error.empty()) return error;
