@@ -11,6 +11,12 @@
 //   app tty                 "ready"; on INT: 300 ms later "INT N" (INTs counted) and die of INT; once continued
 //                           after a stop (SIGCONT): "CONT" and exit 0
 //   app kill-group          count TERMs; "ready"; kill(0, TERM) (a shell's `kill 0`); 300 ms later "TERM N", exit 0
+//   app exit N              exit N
+//   app signals             handle HUP INT QUIT USR1 USR2 WINCH ALRM; "ready"; 300 ms after the first, "NAME N" (the
+//                           first one's name, how many of it came) and ends as that signal would have ended it
+//                           unhandled: dies of it (QUIT without a core file), or exits 0 for WINCH
+//   app                     with no argument: the mode APP_MODE names (tests/podman's images for the pod spec, whose
+//                           command is the bare /app)
 // Static and never instrumented (BUILD), so it runs in the container whatever the configuration.
 #include <dirent.h>
 #include <signal.h>
@@ -18,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -26,6 +33,7 @@ namespace {
 
 volatile sig_atomic_t g_count = 0;
 volatile sig_atomic_t g_continued = 0;
+volatile sig_atomic_t g_first = 0;
 const char* g_who = "app";
 
 void Line(const char* format, ...) __attribute__((format(printf, 1, 2)));
@@ -154,11 +162,35 @@ int Tty() {
   DieOf(SIGINT);
 }
 
+void CountFirst(int sig) {
+  if (g_first == 0) g_first = sig;
+  if (sig == g_first) g_count = g_count + 1;
+}
+
+int Signals() {
+  static const struct {
+    int sig;
+    const char* name;
+  } kSignals[] = {{SIGHUP, "HUP"},   {SIGINT, "INT"},     {SIGQUIT, "QUIT"}, {SIGUSR1, "USR1"},
+                  {SIGUSR2, "USR2"}, {SIGWINCH, "WINCH"}, {SIGALRM, "ALRM"}};
+  for (const auto& s : kSignals) Handle(s.sig, CountFirst);
+  Line("ready\n");
+  AwaitThenSettle();
+  const char* name = "?";
+  for (const auto& s : kSignals) name = s.sig == g_first ? s.name : name;
+  Line("%s %d\n", name, static_cast<int>(g_count));
+  const rlimit no_core = {0, 0};
+  setrlimit(RLIMIT_CORE, &no_core);  // QUIT's default action dumps core: not into the host's core handler.
+  signal(g_first, SIG_DFL);
+  raise(g_first);
+  return 0;  // WINCH: ignored by default.
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 2) return 97;
-  const char* mode = argv[1];
+  const char* mode = argc >= 2 ? argv[1] : getenv("APP_MODE");
+  if (mode == nullptr) return 97;
   if (strcmp(mode, "wait-term") == 0) {
     Handle(SIGTERM, Count);
     Line("ready\n");
@@ -183,5 +215,7 @@ int main(int argc, char** argv) {
     Line("TERM %d\n", static_cast<int>(g_count));
     return 0;
   }
+  if (strcmp(mode, "exit") == 0 && argc == 3) return atoi(argv[2]);
+  if (strcmp(mode, "signals") == 0) return Signals();
   return 97;
 }

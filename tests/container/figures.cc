@@ -41,18 +41,9 @@ std::vector<Init> Inits() {
   return inits;
 }
 
-std::string Cell(std::string text) {
-  for (size_t at = 0; (at = text.find('|', at)) != std::string::npos; at += 2) text.replace(at, 1, "\\|");
-  return text;
-}
-
 int Table() {
   const std::vector<Init> inits = Inits();
-  struct Row {
-    const char* name;
-    std::function<Outcome(const Init&)> run;
-  };
-  const std::vector<Row> rows = {
+  const std::vector<std::pair<std::string, std::function<Outcome(const Init&)>>> rows = {
       {"`runc kill TERM`: exit status; the app's TERM count (app exits 42)", StopSignal},
       {"orphan storm of 1,000: status; zombies left", [](const Init& i) { return OrphanStorm(i, 1000); }},
       {"exit codes: true, false, not executable, not found, killed by USR1", ExitCodes},
@@ -63,20 +54,10 @@ int Table() {
       {"app runs `kill(0, TERM)`: status; TERMs the app got (app exits 0)", KillOwnGroup},
       {"`runc kill TSTP`, then `runc kill CONT`: status; stopped?", StopAndContinue},
   };
-  printf("| scenario |");
-  for (const Init& init : inits) printf(" %s |", init.name.c_str());
-  printf("\n|---|");
-  for (size_t i = 0; i < inits.size(); ++i) printf("---|");
-  printf("\n");
-  for (const Row& row : rows) {
-    printf("| %s |", row.name);
-    for (const Init& init : inits) {
-      const std::string cell = Summary(row.run(init));
-      printf(" %s |", Cell(cell).c_str());
-      fflush(stdout);
-    }
-    printf("\n");
-  }
+  std::vector<std::string> names, columns;
+  for (const auto& row : rows) names.push_back(row.first);
+  for (const Init& init : inits) columns.push_back(init.name);
+  PrintTable(names, columns, [&](size_t r, size_t c) { return rows[r].second(inits[c]); });
   return 0;
 }
 
@@ -98,7 +79,7 @@ int WindowFigures(const std::vector<int>& trials) {
         options.give_up_seconds = 0.5;
         const Window window = StartupWindow(init, options);
         if (!window.error.empty()) {
-          printf(" %s |", Cell(window.error).c_str());
+          printf(" %s |", MarkdownCell(window.error).c_str());
           continue;
         }
         std::string other;

@@ -37,26 +37,6 @@ bool Exists(const std::string& path) { return access(path.c_str(), F_OK) == 0; }
 
 std::string Errno(const std::string& what) { return what + ": " + strerror(errno); }
 
-// A child with default dispositions, nothing blocked, and exactly these three descriptors.
-pid_t Spawn(const std::vector<std::string>& argv, int in, int out, int err) {
-  std::vector<char*> cargv;
-  for (const std::string& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
-  cargv.push_back(nullptr);
-  const pid_t pid = fork();
-  if (pid != 0) return pid;
-  for (int sig = 1; sig < NSIG; ++sig) signal(sig, SIG_DFL);
-  sigset_t none;
-  sigemptyset(&none);
-  sigprocmask(SIG_SETMASK, &none, nullptr);
-  const int fds[3] = {in, out, err};
-  int copies[3];
-  for (int i = 0; i < 3; ++i) copies[i] = fcntl(fds[i], F_DUPFD_CLOEXEC, 3);  // Safe from the dup2s below.
-  for (int i = 0; i < 3; ++i) dup2(copies[i], i);
-  execve(cargv[0], cargv.data(), environ);
-  dprintf(2, "%s: %s\n", cargv[0], strerror(errno));
-  _exit(127);
-}
-
 int ShellStatus(int wstatus) {
   if (WIFEXITED(wstatus)) return WEXITSTATUS(wstatus);
   if (WIFSIGNALED(wstatus)) return 128 + WTERMSIG(wstatus);
@@ -105,30 +85,6 @@ bool WriteFile(const std::string& path, const std::string& content, mode_t mode)
   const bool ok = write(fd, content.data(), content.size()) == static_cast<ssize_t>(content.size());
   fchmod(fd, mode);
   return close(fd) == 0 && ok;
-}
-
-// Copies a host file into the rootfs at `dest` (parents made), following symlinks. "" or the error.
-std::string CopyIn(const std::string& host, const std::string& rootfs, const std::string& dest, mode_t mode) {
-  std::string output;
-  const std::string target = rootfs + dest;
-  const std::string parent = target.substr(0, target.rfind('/'));
-  if (Capture({"/bin/mkdir", "-p", parent}, &output) != 0) return output;
-  if (Capture({"/bin/cp", "-L", host, target}, &output) != 0) return output;
-  if (chmod(target.c_str(), mode) != 0) return Errno("chmod " + target);
-  return "";
-}
-
-// Copies what `ldd PROGRAM` lists (the loader and libraries, at their own paths) into the rootfs.
-std::string CopyLibraries(const std::string& program, const std::string& rootfs) {
-  std::string output;
-  if (Capture({"/usr/bin/ldd", program}, &output) != 0) return "";  // "not a dynamic executable": nothing needed.
-  for (size_t pos = 0; (pos = output.find('/', pos)) != std::string::npos;) {
-    const size_t end = output.find_first_of(" \n", pos);
-    const std::string library = output.substr(pos, end - pos);
-    pos = end;
-    if (std::string error = CopyIn(library, rootfs, library, 0755); !error.empty()) return error;
-  }
-  return "";
 }
 
 std::string JsonString(const std::string& s) {
@@ -270,6 +226,66 @@ void BecomeSubreaper() {
 }
 
 }  // namespace
+
+std::string CopyIn(const std::string& host, const std::string& rootfs, const std::string& dest, mode_t mode) {
+  std::string output;
+  const std::string target = rootfs + dest;
+  const std::string parent = target.substr(0, target.rfind('/'));
+  if (Capture({"/bin/mkdir", "-p", parent}, &output) != 0) return output;
+  if (Capture({"/bin/cp", "-L", host, target}, &output) != 0) return output;
+  if (chmod(target.c_str(), mode) != 0) return Errno("chmod " + target);
+  return "";
+}
+
+std::string CopyLibraries(const std::string& program, const std::string& rootfs) {
+  std::string output;
+  if (Capture({"/usr/bin/ldd", program}, &output) != 0) return "";  // "not a dynamic executable": nothing needed.
+  for (size_t pos = 0; (pos = output.find('/', pos)) != std::string::npos;) {
+    const size_t end = output.find_first_of(" \n", pos);
+    const std::string library = output.substr(pos, end - pos);
+    pos = end;
+    if (std::string error = CopyIn(library, rootfs, library, 0755); !error.empty()) return error;
+  }
+  return "";
+}
+
+bool ReadUntil(int* fd, std::string* output, const std::string& text, double seconds) {
+  const double deadline = Now() + seconds;
+  while (output->find(text) == std::string::npos) {
+    const double left = deadline - Now();
+    if (*fd < 0 || left <= 0) return false;
+    pollfd pfd = {*fd, POLLIN, 0};
+    if (poll(&pfd, 1, static_cast<int>(left * 1000) + 1) <= 0) continue;
+    char buf[4096];
+    const ssize_t got = read(*fd, buf, sizeof buf);
+    if (got > 0) {
+      output->append(buf, got);
+    } else if (got == 0 || errno != EINTR) {
+      close(*fd);  // EOF, or EIO once no process holds the terminal.
+      *fd = -1;
+    }
+  }
+  return true;
+}
+
+pid_t Spawn(const std::vector<std::string>& argv, int in, int out, int err) {
+  std::vector<char*> cargv;
+  for (const std::string& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
+  cargv.push_back(nullptr);
+  const pid_t pid = fork();
+  if (pid != 0) return pid;
+  for (int sig = 1; sig < NSIG; ++sig) signal(sig, SIG_DFL);
+  sigset_t none;
+  sigemptyset(&none);
+  sigprocmask(SIG_SETMASK, &none, nullptr);
+  const int fds[3] = {in, out, err};
+  int copies[3];
+  for (int i = 0; i < 3; ++i) copies[i] = fcntl(fds[i], F_DUPFD_CLOEXEC, 3);  // Safe from the dup2s below.
+  for (int i = 0; i < 3; ++i) dup2(copies[i], i);
+  execve(cargv[0], cargv.data(), environ);
+  dprintf(2, "%s: %s\n", cargv[0], strerror(errno));
+  _exit(127);
+}
 
 std::string FindProgram(const std::string& name) {
   std::string path = getenv("PATH") ? getenv("PATH") : "";
@@ -469,22 +485,7 @@ pid_t Container::StartAsync() {
 }
 
 bool Container::WaitFor(const std::string& text, double seconds) {
-  const double deadline = Now() + seconds;
-  while (output_.find(text) == std::string::npos) {
-    const double left = deadline - Now();
-    if (output_fd_ < 0 || left <= 0) return false;
-    pollfd pfd = {output_fd_, POLLIN, 0};
-    if (poll(&pfd, 1, static_cast<int>(left * 1000) + 1) <= 0) continue;
-    char buf[4096];
-    const ssize_t got = read(output_fd_, buf, sizeof buf);
-    if (got > 0) {
-      output_.append(buf, got);
-    } else if (got == 0 || errno != EINTR) {
-      close(output_fd_);  // EOF, or EIO once no process holds the terminal.
-      output_fd_ = -1;
-    }
-  }
-  return true;
+  return ReadUntil(&output_fd_, &output_, text, seconds);
 }
 
 bool Container::Type(const std::string& keys) {

@@ -20,9 +20,24 @@ namespace container_testing {
 // A program in PATH or in an sbin directory (runc is /usr/sbin/runc; Bazel's test PATH has no sbin), or "".
 std::string FindProgram(const std::string& name);
 
+// Starts argv (argv[0] a path) as a child with default dispositions, nothing blocked, and exactly these three
+// descriptors as 0, 1 and 2. Returns its pid (or -1); the caller waits for it.
+pid_t Spawn(const std::vector<std::string>& argv, int in, int out, int err);
+
 // Runs argv with stdin /dev/null; stdout and stderr together in `output`. Returns the status as a shell reports it
 // (128 + N if killed by N), or -1 if it could not start or was killed after limit_seconds.
 int Capture(const std::vector<std::string>& argv, std::string* output, double limit_seconds = 60);
+
+// Reads `*fd` into `*output` until `text` has appeared in it or `seconds` passed; true if it appeared. At EOF (or EIO,
+// once no process holds a terminal) it closes the descriptor and sets *fd to -1.
+bool ReadUntil(int* fd, std::string* output, const std::string& text, double seconds);
+
+// Copies a host file into `rootfs` at `dest` (parents made), following symlinks: "" or the error.
+std::string CopyIn(const std::string& host, const std::string& rootfs, const std::string& dest, mode_t mode);
+
+// Copies what `ldd PROGRAM` lists (the loader and libraries, at their own paths) into `rootfs`: "" or the error.
+// Nothing for a static program. Sanitizer builds put their dynamic binary into a container this way.
+std::string CopyLibraries(const std::string& program, const std::string& rootfs);
 
 // Why runc containers cannot run here ("" when they can): not root, runc or umoci missing, a sanitizer build whose
 // libraries cannot be found, or runc failing to start `true` (its message). Built and checked once per process.

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -201,6 +202,28 @@ std::string Summary(const Outcome& outcome) {
   }
   return statuses + (outcome.note.empty() ? "" : "; " + outcome.note) +
          (outcome.output.empty() ? "" : "; " + Trimmed(outcome.output));
+}
+
+std::string MarkdownCell(std::string text) {
+  for (size_t at = 0; (at = text.find('|', at)) != std::string::npos; at += 2) text.replace(at, 1, "\\|");
+  return text;
+}
+
+void PrintTable(const std::vector<std::string>& rows, const std::vector<std::string>& columns,
+                const std::function<Outcome(size_t row, size_t column)>& run) {
+  printf("| scenario |");
+  for (const std::string& column : columns) printf(" %s |", column.c_str());
+  printf("\n|---|");
+  for (size_t c = 0; c < columns.size(); ++c) printf("---|");
+  printf("\n");
+  for (size_t r = 0; r < rows.size(); ++r) {
+    printf("| %s |", rows[r].c_str());
+    for (size_t c = 0; c < columns.size(); ++c) {
+      printf(" %s |", MarkdownCell(Summary(run(r, c))).c_str());
+      fflush(stdout);
+    }
+    printf("\n");
+  }
 }
 
 Init Floor() { return {"floor", {"/floor"}, {RunfilePath("tests/container/floor")}}; }

@@ -9,6 +9,7 @@
 
 #include <signal.h>
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -48,6 +49,14 @@ Outcome StopAndContinue(const Init& init);
 
 // One row of README's table for this outcome: "42; TERM 1" and the like.
 std::string Summary(const Outcome& outcome);
+
+// `text` made fit for a markdown table's cell ('|' escaped).
+std::string MarkdownCell(std::string text);
+
+// Prints README's side-by-side table in markdown to stdout, each cell as soon as it is known: a row per scenario, a
+// column per init, the cell of row r and column c the Summary of run(r, c).
+void PrintTable(const std::vector<std::string>& rows, const std::vector<std::string>& columns,
+                const std::function<Outcome(size_t row, size_t column)>& run);
 
 // Issue 21's start-up window: `trials` times, start the init as PID 1 with `sleep 1000` as its application, send PID 1
 // one TERM from outside as early as the trigger allows, and wait (2 s by default). A trial whose init has not exited by then

@@ -1,0 +1,198 @@
+// tests/podman/kube_test.cc -- examples/kubernetes/pod.yaml, the committed file itself, under `podman kube play`
+// (issue 36): the kubelet's stop (TERM, terminationGracePeriodSeconds, KILL) reaches the app through timeout, an app
+// that ignores TERM is ended by timeout's -k before the kubelet's KILL would come, and nothing is left running.
+//
+// The spec names the application's image (registry.example/job:1.0); the test tags its test image with that name,
+// so the file is played byte for byte: the tag `daemon` runs /app as `app daemon` (TERM handlers, a setsid daemon),
+// `immune` as `app immune` (TERM ignored). podman 4.3 takes no grace period from the spec and its `kube down` stops
+// with none (it KILLs at once: containers/podman#22397, fixed in 5.1), so the test stops the pod as the kubelet
+// would, `podman pod stop --time GRACE`, then tears it down with `podman kube down`.
+// Skipped, with the reason, where podman cannot run (engine.h).
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "tests/container/runtime.h"
+#include "tests/podman/engine.h"
+#include "tests/podman/text.h"
+#include "tests/testing/run.h"
+
+namespace podman_testing {
+namespace {
+
+// What the test reads of the spec: flow sequences ("[...]") for the command and args.
+struct PodSpec {
+  std::string path, pod, container, image;
+  int grace_seconds = -1;
+  std::vector<std::string> command, args;
+  double kill_after = -1;  // the command's -k
+};
+
+std::string Trim(const std::string& s) {
+  const size_t start = s.find_first_not_of(' ');
+  return start == std::string::npos ? "" : s.substr(start, s.find_last_not_of(' ') - start + 1);
+}
+
+PodSpec ReadSpec() {
+  PodSpec spec;
+  spec.path = coreutils_testing::RunfilePath("examples/kubernetes/pod.yaml");
+  std::istringstream in(coreutils_testing::ReadFile(spec.path));
+  for (std::string line; std::getline(in, line);) {
+    line = Trim(line);
+    auto value = [&line](const std::string& key) {
+      return line.compare(0, key.size(), key) == 0 ? Trim(line.substr(key.size())) : std::string(1, '\0');
+    };
+    if (std::string v = value("name:"); v[0] != '\0' && spec.pod.empty()) spec.pod = v;  // metadata's, first
+    if (std::string v = value("- name:"); v[0] != '\0') spec.container = v;
+    if (std::string v = value("image:"); v[0] != '\0') spec.image = v;
+    if (std::string v = value("terminationGracePeriodSeconds:"); v[0] != '\0') spec.grace_seconds = atoi(v.c_str());
+    if (std::string v = value("command:"); v[0] != '\0') spec.command = QuotedStrings(v);
+    if (std::string v = value("args:"); v[0] != '\0') spec.args = QuotedStrings(v);
+  }
+  const auto k = std::find(spec.command.begin(), spec.command.end(), "-k");
+  if (k != spec.command.end() && k + 1 != spec.command.end()) spec.kill_after = atof((k + 1)->c_str());
+  return spec;
+}
+
+// The container's log without timeout's first -v line, which names the --tree backend this host gives the
+// container ("timeout: --tree: backend proc (...)" here: no cgroup2 mount in it).
+std::vector<std::string> WithoutBackendLine(const std::string& log) {
+  std::vector<std::string> lines = Lines(log);
+  lines.erase(std::remove_if(lines.begin(), lines.end(),
+                             [](const std::string& l) { return l.rfind("timeout: --tree: backend ", 0) == 0; }),
+              lines.end());
+  return lines;
+}
+
+// One play of the spec: the image tagged as the spec names it, `podman kube play`, the log followed from the start.
+class Play {
+ public:
+  Play(const PodSpec& spec, const std::string& mode) : spec_(spec) {
+    std::string output;
+    if (Podman({"tag", TestImage(mode), spec.image}, &output) != 0) error_ = "podman tag: " + output;
+    // No network: kube play would make a CNI bridge, an iptables chain and /var/lib/cni state on the host.
+    if (error_.empty() && Podman({"kube", "play", "--network", "none", spec.path}, &output) != 0) {
+      error_ = "podman kube play: " + output;
+    }
+    Remember(output);
+    if (error_.empty()) logs_ = SpawnPodman({"logs", "--follow", ctr()}, &logs_fd_);
+    if (error_.empty() && !container_testing::ReadUntil(&logs_fd_, &log_, "ready\n", 30)) {
+      error_ = "no \"ready\" from the app: " + log_;
+    }
+  }
+  // Tears down what a failed case left, and reaps the log's reader.
+  ~Play() {
+    std::string output;
+    Podman({"pod", "rm", "--force", "--time", "0", "--ignore", spec_.pod}, &output);
+    if (logs_ > 0 && WaitChild(logs_, 10) < 0) kill(logs_, SIGKILL), WaitChild(logs_, 10);
+    if (logs_fd_ >= 0) close(logs_fd_);
+  }
+  const std::string& error() const { return error_; }
+  std::string ctr() const { return spec_.pod + "-" + spec_.container; }  // podman's name for the container
+
+  // What the kubelet does: TERM, then KILL after the grace period. podman's output in *messages.
+  int StopAsTheKubeletWould(std::string* messages) {
+    return Podman({"pod", "stop", "--time", std::to_string(spec_.grace_seconds), spec_.pod}, messages, 120);
+  }
+  int ExitCode() {
+    std::string code;
+    return Podman({"inspect", "--format", "{{.State.ExitCode}}", ctr()}, &code) == 0 ? atoi(code.c_str()) : -1;
+  }
+  // The whole log, once the container has ended (`podman logs --follow` ends with it).
+  const std::string& Log() {
+    container_testing::ReadUntil(&logs_fd_, &log_, std::string(1, '\0'), 30);
+    if (logs_ > 0 && WaitChild(logs_, 10) >= 0) logs_ = -1;
+    return log_;
+  }
+  int Down(std::string* output) { return Podman({"kube", "down", spec_.path}, output); }
+
+ private:
+  PodSpec spec_;
+  std::string error_, log_;
+  pid_t logs_ = -1;
+  int logs_fd_ = -1;
+};
+
+class KubeTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    spec_ = ReadSpec();
+    if (const std::string why = PodmanUnavailable(); !why.empty()) GTEST_SKIP() << why;
+    ASSERT_EQ(PodmanSetUpFailure(), "");
+  }
+  // After `kube down`: podman lists no pod and no container, and no process of them is left.
+  void ExpectNothingLeft() {
+    std::string listed;
+    EXPECT_EQ(Podman({"pod", "ps", "--quiet"}, &listed), 0);
+    EXPECT_EQ(listed, "");
+    EXPECT_EQ(Podman({"ps", "--all", "--quiet"}, &listed), 0);
+    EXPECT_EQ(listed, "");
+    EXPECT_EQ(Descendants(30), std::vector<std::string>{});
+  }
+  PodSpec spec_;
+};
+
+TEST_F(KubeTest, TheSpecRunsTheAppUnderTimeoutWhoseKillAfterEndsBeforeTheGracePeriod) {
+  EXPECT_EQ(spec_.pod, "coreutils-job");
+  EXPECT_EQ(spec_.container, "job");
+  EXPECT_EQ(std::vector<std::string>(spec_.command.begin(), spec_.command.begin() + 5),
+            (std::vector<std::string>{"/coreutils", "timeout", "-v", "--tree", "-k"}));
+  EXPECT_EQ(spec_.args, std::vector<std::string>{"/app"});
+  ASSERT_GT(spec_.kill_after, 0);
+  // README, "In Kubernetes": -k ends before the kubelet's KILL, with a margin for a loaded node.
+  EXPECT_LE(spec_.kill_after + 2, spec_.grace_seconds);
+}
+
+TEST_F(KubeTest, TermReachesTheAppsHandlersAndThePodEndsWithinItsGracePeriod) {
+  Play play(spec_, "daemon");
+  ASSERT_EQ(play.error(), "");
+  std::string messages;
+  ASSERT_EQ(play.StopAsTheKubeletWould(&messages), 0) << messages;
+  EXPECT_EQ(messages.find("resorting to SIGKILL"), std::string::npos) << messages;  // The grace period's KILL.
+  EXPECT_EQ(play.ExitCode(), 128 + 15);
+  std::vector<std::string> lines = WithoutBackendLine(play.Log());
+  std::sort(lines.begin(), lines.end());
+  EXPECT_EQ(lines, (std::vector<std::string>{"app TERM", "daemon TERM", "ready",
+                                             "timeout: sending signal TERM to command '/app'"}));
+  std::string output;
+  EXPECT_EQ(play.Down(&output), 0) << output;
+  ExpectNothingLeft();
+}
+
+TEST_F(KubeTest, AnAppThatIgnoresTermIsEndedByKillAfterBeforeTheKubeletsKill) {
+  Play play(spec_, "immune");
+  ASSERT_EQ(play.error(), "");
+  std::string messages;
+  ASSERT_EQ(play.StopAsTheKubeletWould(&messages), 0) << messages;
+  EXPECT_EQ(messages.find("resorting to SIGKILL"), std::string::npos) << messages;
+  EXPECT_EQ(play.ExitCode(), 128 + 9);
+  EXPECT_EQ(WithoutBackendLine(play.Log()),
+            (std::vector<std::string>{"ready", "timeout: sending signal TERM to command '/app'",
+                                      "timeout: sending signal KILL to command '/app'"}));
+  std::string output;
+  EXPECT_EQ(play.Down(&output), 0) << output;
+  ExpectNothingLeft();
+}
+
+// Why the tests above stop the pod first: podman 4.x's `kube down` alone KILLs at once, and the app never hears of
+// it (containers/podman#22397; 5.1 stops with each container's stop signal and timeout).
+TEST_F(KubeTest, KubeDownAloneGivesNoGracePeriodInPodman4) {
+  std::string version;
+  Podman({"version", "--format", "{{.Client.Version}}"}, &version);
+  if (version.compare(0, 2, "4.") != 0) GTEST_SKIP() << "podman " << version << " is not 4.x";
+  Play play(spec_, "daemon");
+  ASSERT_EQ(play.error(), "");
+  std::string output;
+  EXPECT_EQ(play.Down(&output), 0) << output;
+  EXPECT_EQ(WithoutBackendLine(play.Log()), std::vector<std::string>{"ready"});  // No TERM reached anyone.
+  ExpectNothingLeft();
+}
+
+}  // namespace
+}  // namespace podman_testing
