@@ -372,6 +372,7 @@ bool FullyExited(int proc_fd, const Target& target, unsigned long long start_tim
 // Between passes, when only dying processes stand in the way, it waits for their exits (pidfds turn readable)
 // instead of walking again: in a KILLed tree that leaves the CPUs to the exits. The wait is bounded (5 s in all);
 // after that a process stuck in exit no longer holds the walk up.
+// Long function: to be split into named steps (issue 34); this marker goes with that change.
 absl::StatusOr<int> SignalByChildrenFiles(pid_t root, int sig, StoppedProcesses stopped) {
   ProcDir proc;
   if (proc.fd() < 0) return absl::ErrnoToStatus(errno, "open /proc");

@@ -724,6 +724,7 @@ TreeBackend ChooseTreeBackend(const Options& options, pid_t self, std::optional<
   return TreeBackend::kProc;
 }
 
+// Long function: to be split into named steps (issue 34); this marker goes with that change.
 int Run(const Options& options) {
   const pid_t self = getpid();
   const bool pid1 = self == 1;  // Whoever starts a PID namespace (a container) with us: init's duties are ours.
