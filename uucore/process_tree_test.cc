@@ -23,6 +23,7 @@
 
 #include "gtest/gtest.h"
 #include "tests/testing/status_matchers.h"
+#include "uucore/cgroup.h"
 
 namespace uucore {
 namespace {
