@@ -37,6 +37,8 @@ namespace {
 // Reads a small /proc file whole (relative to `dir_fd`, AT_FDCWD for an absolute path); empty when it cannot be
 // read (the process has gone). `one_record`: the file is one line made at once (stat), so a read that does not fill
 // the buffer has it all and the read that would return 0 is saved.
+// Not uucore::ReadFileAt() (uucore/file.h), on purpose: the walk reads a stat per process per pass, and here a
+// missing file is an answer (gone), not an error to build a Status for; `one_record` saves a read each time.
 std::string ReadSmallFile(int dir_fd, const char* path, bool one_record = false) {
   std::string text;
   const int fd = openat(dir_fd, path, O_RDONLY | O_CLOEXEC);
