@@ -237,7 +237,9 @@ absl::StatusOr<Cgroup2Location> FindCgroup2In(absl::string_view mountinfo, absl:
   const std::optional<absl::string_view> v2_line = CgroupV2Line(cgroup);
   if (!v2_line.has_value()) return absl::NotFoundError("not in a cgroup v2 group (no 0:: line in /proc/self/cgroup)");
   const std::string own(*v2_line);
-  if (absl::EndsWith(own, kRemoved)) return absl::NotFoundError(absl::StrCat("our cgroup v2 group ", own, " was removed"));
+  if (absl::EndsWith(own, kRemoved)) {
+    return absl::NotFoundError(absl::StrCat("our cgroup v2 group ", own, " was removed"));
+  }
   // A process moved out of its cgroup namespace's root sees its group as /../PATH: no mount of that namespace's
   // view shows it (a mount whose root is / would make it a path outside the mount).
   if (own == "/.." || absl::StartsWith(own, "/../")) {

@@ -102,7 +102,8 @@ int Ending::CouldNotRun(const absl::Status& error) {
 void Ending::Started(Supervisor& supervisor) {
   outcome_.command.pid = supervisor.command().pid;
   if (!report_.has_value()) return;
-  supervisor.Report(&outcome_, started_, [this, &supervisor](int kills) { BeforeKillingOurselves(supervisor, kills); });
+  supervisor.ReportTo(&outcome_, started_,
+                      [this, &supervisor](int kills) { BeforeKillingOurselves(supervisor, kills); });
 }
 
 void Ending::Account(const Supervisor& supervisor, int more_signalled) {

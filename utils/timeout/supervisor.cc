@@ -25,8 +25,8 @@
 
 namespace timeout {
 
-void Supervisor::Report(timeout_report::Outcome* outcome, absl::Duration started,
-                        std::function<void(int)> before_killing_ourselves) {
+void Supervisor::ReportTo(timeout_report::Outcome* outcome, absl::Duration started,
+                          std::function<void(int)> before_killing_ourselves) {
   outcome_ = outcome;
   started_ = started;
   before_killing_ourselves_ = std::move(before_killing_ourselves);

@@ -75,8 +75,8 @@ class Supervisor {
   // --report: its timed_out, signal, forwarded and elapsed (from `started`), written as they happen; and a hook run
   // just before a KILL to our own process group, which kills timeout too (as GNU's does), given how many KILLs are
   // about to go out (the command's own, if it left the group, and the group's), while the command still runs.
-  void Report(timeout_report::Outcome* outcome, absl::Duration started,
-              std::function<void(int)> before_killing_ourselves);
+  void ReportTo(timeout_report::Outcome* outcome, absl::Duration started,
+                std::function<void(int)> before_killing_ourselves);
 
  private:
   // A wake of the wait: a signal with its sender (sig 0: the deadline passed), or output moved (-i).
