@@ -1,8 +1,11 @@
 // function_length [--list] FILE...: prints each function of the FILEs over 100 lines without the marker
 // (function_length.h) and exits 1 if there is one; --list prints every function instead, longest first, as
 // "LENGTH PATH:LINE NAME".
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -13,6 +16,11 @@
 #include "tools/function_length/function_length.h"
 
 int main(int argc, char* argv[]) {
+  // `tools/bazel run` starts us in the runfiles: FILEs are named from where it was run.
+  if (const char* dir = getenv("BUILD_WORKING_DIRECTORY"); dir != nullptr && chdir(dir) != 0) {
+    fprintf(stderr, "function_length: cannot change to %s\n", dir);
+    return 2;
+  }
   const bool list = argc > 1 && strcmp(argv[1], "--list") == 0;
   std::vector<std::tuple<int, std::string, std::string>> all;
   int problems = 0;
