@@ -1,8 +1,9 @@
 // utils/timeout/options.h -- timeout's command line: what Run() needs to know, parsed and checked before anything runs.
 //
 // Owns: the options table (short and long), --tree's and -k's and -s's argument checks, and Options, the one value
-// every later step reads. Must not touch: signals, processes, descriptors or the clock (--help and --version, answered
-// by uucore::GetoptLong, are the only output). The contract these options implement: timeout.cc's first lines.
+// every later step reads. Must not touch: signals, processes, descriptors or the clock; its only output is --help and
+// --version (answered by uucore::GetoptLong) and getopt's own complaints. The contract these options implement:
+// timeout.cc's first lines.
 #ifndef UTILS_TIMEOUT_OPTIONS_H_
 #define UTILS_TIMEOUT_OPTIONS_H_
 
