@@ -214,6 +214,17 @@ absl::Status RemoveTree(const std::string& dir, const std::string& dest) {
   return status;
 }
 
+// The "0::PATH" line of a /proc/PID/cgroup text, without its "0::": the process's cgroup v2 group as its cgroup
+// namespace sees it, with kRemoved after it once the group has been removed (a zombie still in it); nullopt without
+// one (a v1-only process). The one reader of that line, for FindCgroup2In() and AChildIsInCgroup().
+std::optional<absl::string_view> CgroupV2Line(absl::string_view proc_cgroup) {
+  for (absl::string_view line : absl::StrSplit(proc_cgroup, '\n', absl::SkipEmpty())) {
+    if (absl::ConsumePrefix(&line, "0::")) return line;
+  }
+  return std::nullopt;
+}
+constexpr absl::string_view kRemoved = " (deleted)";
+
 std::string PidNamespaceId() {
   struct stat st;
   if (stat("/proc/self/ns/pid", &st) != 0) return "0";
@@ -223,16 +234,16 @@ std::string PidNamespaceId() {
 }  // namespace
 
 absl::StatusOr<Cgroup2Location> FindCgroup2In(absl::string_view mountinfo, absl::string_view cgroup) {
-  std::optional<std::string> own;
-  for (absl::string_view line : absl::StrSplit(cgroup, '\n', absl::SkipEmpty())) {
-    if (absl::ConsumePrefix(&line, "0::")) own = std::string(line);
+  const std::optional<absl::string_view> v2_line = CgroupV2Line(cgroup);
+  if (!v2_line.has_value()) return absl::NotFoundError("not in a cgroup v2 group (no 0:: line in /proc/self/cgroup)");
+  const std::string own(*v2_line);
+  if (absl::EndsWith(own, kRemoved)) {
+    return absl::NotFoundError(absl::StrCat("our cgroup v2 group ", own, " was removed"));
   }
-  if (!own.has_value()) return absl::NotFoundError("not in a cgroup v2 group (no 0:: line in /proc/self/cgroup)");
-  if (absl::EndsWith(*own, " (deleted)")) return absl::NotFoundError(absl::StrCat("our cgroup v2 group ", *own, " was removed"));
   // A process moved out of its cgroup namespace's root sees its group as /../PATH: no mount of that namespace's
   // view shows it (a mount whose root is / would make it a path outside the mount).
-  if (*own == "/.." || absl::StartsWith(*own, "/../")) {
-    return absl::NotFoundError(absl::StrCat("our cgroup v2 group ", *own, " is outside our cgroup namespace"));
+  if (own == "/.." || absl::StartsWith(own, "/../")) {
+    return absl::NotFoundError(absl::StrCat("our cgroup v2 group ", own, " is outside our cgroup namespace"));
   }
   bool any_mount = false;
   for (absl::string_view line : absl::StrSplit(mountinfo, '\n', absl::SkipEmpty())) {
@@ -246,17 +257,17 @@ absl::StatusOr<Cgroup2Location> FindCgroup2In(absl::string_view mountinfo, absl:
     any_mount = true;
     const std::string root = Unescape(before[3]);
     const std::string mount_point = Unescape(before[4]);
-    const std::optional<std::string> relative = Below(*own, root);
+    const std::optional<std::string> relative = Below(own, root);
     if (!relative.has_value()) continue;
     Cgroup2Location location;
     location.mount_point = mount_point;
-    location.own_path = *own;
+    location.own_path = own;
     location.own_dir = relative->empty() ? mount_point
                                          : absl::StrCat(mount_point == "/" ? "" : mount_point, "/", *relative);
     return location;
   }
   if (!any_mount) return absl::NotFoundError("no cgroup2 file system is mounted");
-  return absl::NotFoundError(absl::StrCat("our cgroup v2 group ", *own, " is not visible under any cgroup2 mount"));
+  return absl::NotFoundError(absl::StrCat("our cgroup v2 group ", own, " is not visible under any cgroup2 mount"));
 }
 
 absl::StatusOr<Cgroup2Location> FindCgroup2() {
@@ -400,56 +411,121 @@ absl::Status CgroupLeaf::Freeze(bool frozen, absl::Duration wait) {
   }
 }
 
-absl::StatusOr<int> CgroupLeaf::Signal(int sig, StoppedProcesses stopped, pid_t group, absl::Duration freeze_wait) {
-  if (dir_fd_ < 0) return absl::FailedPreconditionError("cgroup removed");
-  if (sig == 0) {
-    absl::StatusOr<std::vector<pid_t>> procs = Procs();
-    if (!procs.ok()) return procs.status();
-    return static_cast<int>(procs->size());
-  }
-  if (sig == SIGKILL && features_.kill) {
-    absl::StatusOr<std::vector<pid_t>> procs = Procs();
-    if (!procs.ok()) return procs.status();
-    absl::Status killed = Kill();
-    if (!killed.ok()) return killed;
-    return static_cast<int>(procs->size());
-  }
-  // As timeout continues a process group it signals.
-  const bool cont = stopped == StoppedProcesses::kContinue && sig != SIGKILL && sig != SIGCONT;
+namespace {
+
+// Signal()'s sending to members: `sig` through the pidfd (kill() with -1), then SIGCONT with `cont`: a stopped
+// process acts on `sig` only once continued. Counts those reached.
+struct MemberSignals {
+  int sig;
+  bool cont;
   int count = 0;
-  // `sig` through the pidfd (kill() with -1), then SIGCONT: a stopped process acts on `sig` only once continued.
-  const auto send = [&](pid_t pid, int pidfd) {
+
+  void Send(pid_t pid, int pidfd) {
     if (!SendTo(pid, pidfd, sig)) return;
     ++count;
     if (cont) (void)SendTo(pid, pidfd, SIGCONT);
-  };
-  // Freeze unless someone (the caller, a SIGSTOP-like request) already has: then it stays frozen.
-  bool thaw = false;
-  bool frozen_by_us = false;
-  if (features_.freeze) {
-    absl::StatusOr<std::string> state = ReadFd(freeze_fd_, "cgroup.freeze");
-    if (!state.ok()) return state.status();
-    if (!absl::StartsWith(*state, "1")) {
-      // Every member traps before it runs any more of its own code once the write has returned; `frozen 1` says all
-      // have (a fork under way has ended, its child is listed). Signalling during that wait would spare each killed
-      // process a second wake-up (~15% at 1,000), but a killed process counts as not frozen until it has exited, so
-      // the thaw, and with it every handler in the tree, would wait for the slowest death (an order of magnitude later
-      // behind an 8 GB process), with timeout's own wait blocked meanwhile. Measured (`helper phases`, 100 processes,
-      // 16 rounds): slower in the median (4.9 against 4.5 ms), since the write itself is most of the freeze (0.3-0.8
-      // ms, the kernel waking each member), and 2 rounds took 14-16 ms: `frozen` flipped more than once (a frozen
-      // member woken to die leaves the frozen state) and the last flip waited out the kernel's limit on
-      // notifications (see Freeze()).
-      absl::Status frozen = Freeze(true, freeze_wait);
-      // Not frozen in time: the freeze stays requested (it completes later) and is lifted below all the same; the
-      // listing passes below then run until one finds none new.
-      if (!frozen.ok() && frozen.code() != absl::StatusCode::kDeadlineExceeded) {
-        (void)Freeze(false);
-        return frozen;
-      }
-      thaw = true;
-      frozen_by_us = frozen.ok();
+  }
+};
+
+// Signal()'s one listing, with the group frozen by the call and the caller a subreaper (see there): one kill() each,
+// and the members of `group` (0: none) through one kill(-group).
+absl::Status SignalListedOnce(const CgroupLeaf& leaf, pid_t group, MemberSignals* to) {
+  absl::StatusOr<std::vector<pid_t>> procs = leaf.Procs();
+  if (!procs.ok()) return procs.status();
+  // The group's members are told from the others by getpgid() (a frozen process cannot change its group, nor
+  // can its parent, frozen or us, change it), and reached by one kill(-group) below.
+  const bool by_group = group > 0 && MayKillGroup(group, to->sig);
+  std::set<pid_t> signalled;  // Each pid once, also one cgroup.procs lists twice (after a move).
+  std::vector<pid_t> in_group;
+  for (pid_t pid : *procs) {
+    if (!signalled.insert(pid).second) continue;
+    if (by_group && getpgid(pid) == group) {
+      in_group.push_back(pid);
+    } else {
+      to->Send(pid, -1);
     }
   }
+  // A listed member is frozen in the group, so the group id is not free for reuse meanwhile.
+  if (!in_group.empty() && KillGroup(group, to->sig) == 0) {
+    to->count += static_cast<int>(in_group.size());
+    if (to->cont) (void)KillGroup(group, SIGCONT);
+  } else {
+    for (pid_t pid : in_group) to->Send(pid, -1);  // kill(-group) signalled no one (EPERM, ESRCH): each alone.
+  }
+  return absl::OkStatus();
+}
+
+// Signal()'s listing passes, until one finds none new (frozen, the second pass only confirms): each pid through a
+// pidfd, checked to be still a member after the pidfd is taken.
+absl::Status SignalUntilNoneNew(const CgroupLeaf& leaf, MemberSignals* to) {
+  std::set<pid_t> signalled;  // Each pid once, also one cgroup.procs lists twice (after a move).
+  for (;;) {
+    absl::StatusOr<std::vector<pid_t>> procs = leaf.Procs();
+    if (!procs.ok()) return procs.status();
+    std::vector<std::pair<pid_t, int>> batch;  // (pid, pidfd or -1)
+    for (pid_t pid : *procs) {
+      if (!signalled.insert(pid).second) continue;
+      const int pidfd = PidfdOpen(pid);
+      if (pidfd < 0 && errno == ESRCH) continue;  // Gone since the listing.
+      batch.emplace_back(pid, pidfd);
+    }
+    if (batch.empty()) return absl::OkStatus();
+    // Taken after the pidfds: a pid listed again is still in the group, so each pidfd names a member, not a stranger
+    // that got a reused pid (frozen members cannot exit; only one killed from outside and reaped could pass it on).
+    absl::StatusOr<std::vector<pid_t>> again = leaf.Procs();
+    const std::set<pid_t> members = again.ok() ? std::set<pid_t>(again->begin(), again->end()) : std::set<pid_t>();
+    for (const auto& [pid, pidfd] : batch) {
+      if (members.count(pid) != 0) to->Send(pid, pidfd);
+      if (pidfd >= 0) close(pidfd);
+    }
+  }
+}
+
+}  // namespace
+
+absl::Status CgroupLeaf::FreezeToSignal(absl::Duration wait, bool* thaw, bool* frozen_by_us) {
+  *thaw = *frozen_by_us = false;
+  if (!features_.freeze) return absl::OkStatus();
+  absl::StatusOr<std::string> state = ReadFd(freeze_fd_, "cgroup.freeze");
+  if (!state.ok()) return state.status();
+  if (absl::StartsWith(*state, "1")) return absl::OkStatus();  // Frozen by someone else: it stays frozen.
+  // Every member traps before it runs any more of its own code once the write has returned; `frozen 1` says all
+  // have (a fork under way has ended, its child is listed). Signalling during that wait would spare each killed
+  // process a second wake-up (~15% at 1,000), but a killed process counts as not frozen until it has exited, so
+  // the thaw, and with it every handler in the tree, would wait for the slowest death (an order of magnitude later
+  // behind an 8 GB process), with timeout's own wait blocked meanwhile. Measured (`helper phases`, 100 processes,
+  // 16 rounds): slower in the median (4.9 against 4.5 ms), since the write itself is most of the freeze (0.3-0.8
+  // ms, the kernel waking each member), and 2 rounds took 14-16 ms: `frozen` flipped more than once (a frozen
+  // member woken to die leaves the frozen state) and the last flip waited out the kernel's limit on
+  // notifications (see Freeze()).
+  absl::Status frozen = Freeze(true, wait);
+  // Not frozen in time: the freeze stays requested (it completes later) and is lifted below all the same; the
+  // listing passes below then run until one finds none new.
+  if (!frozen.ok() && frozen.code() != absl::StatusCode::kDeadlineExceeded) {
+    (void)Freeze(false);
+    return frozen;
+  }
+  *thaw = true;
+  *frozen_by_us = frozen.ok();
+  return absl::OkStatus();
+}
+
+absl::StatusOr<int> CgroupLeaf::Signal(int sig, StoppedProcesses stopped, pid_t group, absl::Duration freeze_wait) {
+  if (dir_fd_ < 0) return absl::FailedPreconditionError("cgroup removed");
+  if (sig == 0 || (sig == SIGKILL && features_.kill)) {
+    absl::StatusOr<std::vector<pid_t>> procs = Procs();
+    if (!procs.ok()) return procs.status();
+    if (sig == SIGKILL) {
+      absl::Status killed = Kill();
+      if (!killed.ok()) return killed;
+    }
+    return static_cast<int>(procs->size());
+  }
+  // As timeout continues a process group it signals.
+  MemberSignals to{sig, stopped == StoppedProcesses::kContinue && sig != SIGKILL && sig != SIGCONT};
+  // Freeze unless someone (the caller, a SIGSTOP-like request) already has: then it stays frozen.
+  bool thaw, frozen_by_us;
+  if (absl::Status frozen = FreezeToSignal(freeze_wait, &thaw, &frozen_by_us); !frozen.ok()) return frozen;
   // Frozen by this call and the subreaper (timeout --tree): one listing and kill() each. No listed pid can be freed
   // for reuse while we are here unless its parent reaps it, and the parents are frozen members or us (the command's
   // parent, and the subreaper every orphan comes to), not reaping while we are here. Only a parent that ignores
@@ -458,59 +534,13 @@ absl::StatusOr<int> CgroupLeaf::Signal(int sig, StoppedProcesses stopped, pid_t 
   // at 1,000 processes.)
   int subreaper = 0;
   const bool one_listing = frozen_by_us && prctl(PR_GET_CHILD_SUBREAPER, &subreaper, 0, 0, 0) == 0 && subreaper != 0;
-  absl::Status status = absl::OkStatus();
-  std::set<pid_t> signalled;  // Each pid once, also one cgroup.procs lists twice (after a move).
-  for (;;) {  // Until a pass finds none new; frozen, the second pass only confirms.
-    absl::StatusOr<std::vector<pid_t>> procs = Procs();
-    if (!procs.ok()) {
-      status = procs.status();
-      break;
-    }
-    if (one_listing) {
-      // The group's members are told from the others by getpgid() (a frozen process cannot change its group, nor
-      // can its parent, frozen or us, change it), and reached by one kill(-group) below.
-      const bool by_group = group > 0 && MayKillGroup(group, sig);
-      std::vector<pid_t> in_group;
-      for (pid_t pid : *procs) {
-        if (!signalled.insert(pid).second) continue;
-        if (by_group && getpgid(pid) == group) {
-          in_group.push_back(pid);
-        } else {
-          send(pid, -1);
-        }
-      }
-      // A listed member is frozen in the group, so the group id is not free for reuse meanwhile.
-      if (!in_group.empty() && KillGroup(group, sig) == 0) {
-        count += static_cast<int>(in_group.size());
-        if (cont) (void)KillGroup(group, SIGCONT);
-      } else {
-        for (pid_t pid : in_group) send(pid, -1);  // kill(-group) signalled no one (EPERM, ESRCH): each alone.
-      }
-      break;
-    }
-    std::vector<std::pair<pid_t, int>> batch;  // (pid, pidfd or -1)
-    for (pid_t pid : *procs) {
-      if (!signalled.insert(pid).second) continue;
-      const int pidfd = PidfdOpen(pid);
-      if (pidfd < 0 && errno == ESRCH) continue;  // Gone since the listing.
-      batch.emplace_back(pid, pidfd);
-    }
-    if (batch.empty()) break;
-    // Taken after the pidfds: a pid listed again is still in the group, so each pidfd names a member, not a stranger
-    // that got a reused pid (frozen members cannot exit; only one killed from outside and reaped could pass it on).
-    absl::StatusOr<std::vector<pid_t>> again = Procs();
-    const std::set<pid_t> members = again.ok() ? std::set<pid_t>(again->begin(), again->end()) : std::set<pid_t>();
-    for (const auto& [pid, pidfd] : batch) {
-      if (members.count(pid) != 0) send(pid, pidfd);
-      if (pidfd >= 0) close(pidfd);
-    }
-  }
+  absl::Status status = one_listing ? SignalListedOnce(*this, group, &to) : SignalUntilNoneNew(*this, &to);
   if (thaw) {
     absl::Status thawed = Freeze(false);
     if (status.ok() && !thawed.ok()) status = thawed;
   }
-  if (!status.ok() && count == 0) return status;
-  return count;
+  if (!status.ok() && to.count == 0) return status;
+  return to.count;
 }
 
 absl::StatusOr<CgroupCpu> CgroupLeaf::ReadCpu() const {
@@ -557,6 +587,22 @@ absl::Status CgroupLeaf::Remove() {
   if (locked >= 0) close(locked);
   if (status.ok()) path_.clear();
   return status;
+}
+
+absl::StatusOr<bool> AChildIsInCgroup(absl::string_view group, Enumeration how) {
+  absl::StatusOr<std::vector<pid_t>> children = ListChildren(how);
+  if (!children.ok()) return children.status();
+  const std::string below = absl::StrCat(group == "/" ? "" : group, "/");
+  for (pid_t child : *children) {
+    absl::StatusOr<std::string> text = ReadFile(absl::StrCat("/proc/", child, "/cgroup"));
+    if (!text.ok()) continue;  // Reaped meanwhile: no longer a child.
+    std::optional<absl::string_view> line = CgroupV2Line(*text);
+    if (!line.has_value()) continue;
+    // A group removed meanwhile (by hand: its count was 0 with a zombie still in it) is named with this suffix.
+    absl::ConsumeSuffix(&*line, kRemoved);
+    if (*line == group || absl::StartsWith(*line, below)) return true;
+  }
+  return false;
 }
 
 absl::StatusOr<int> RemoveStaleLeaves(const Cgroup2Location& where, absl::string_view prefix) {

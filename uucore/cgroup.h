@@ -30,6 +30,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "uucore/process.h"
+#include "uucore/process_tree.h"
 
 namespace uucore {
 
@@ -225,6 +226,10 @@ class CgroupLeaf {
   CgroupLeaf(std::string path, std::string parent_dir, int dir_fd, int events_fd, int kill_fd, int freeze_fd,
              CgroupFeatures features);
   void CloseFds();
+  // Signal()'s freeze: freezes the group unless it is frozen already (by the caller, or a SIGSTOP-like request: it
+  // stays so), waiting up to `wait`. *thaw: this call asked for the freeze and must lift it; *frozen_by_us: the
+  // freeze completed in time. Error: ReadFd()'s or Freeze()'s but DeadlineExceeded (the freeze then lifted).
+  absl::Status FreezeToSignal(absl::Duration wait, bool* thaw, bool* frozen_by_us);
 
   std::string path_;
   std::string proc_path_;
@@ -237,6 +242,18 @@ class CgroupLeaf {
   int freeze_fd_ = -1;
   CgroupFeatures features_;
 };
+
+// AChildIsInCgroup()
+//
+// Whether a child of the caller is in the cgroup v2 group `group` or below it, by the "0::PATH" line of its
+// /proc/PID/cgroup (`group` as that line names it: CgroupLeaf::proc_path()). Live or not: the kernel takes an
+// exiting process out of its group's count (cgroup_exit(), `populated`) before it becomes a zombie and signals its
+// parent, and a tracer can hold it there, yet its cgroup file names the group until it is reaped (with " (deleted)"
+// after it once the group has been removed). So where a group says `populated 0`, this tells its last members, still
+// to be reaped, from children that were never in it. The children: ListChildren(how) (uucore/process_tree.h). A
+// child that leaves meanwhile may be missed: its SIGCHLD follows.
+// Error: ListChildren()'s.
+[[nodiscard]] absl::StatusOr<bool> AChildIsInCgroup(absl::string_view group, Enumeration how = Enumeration::kAuto);
 
 // RemoveStaleLeaves()
 //

@@ -240,7 +240,7 @@ TEST_F(CgroupLeafTest, ProcPathIsHowAMemberSeesItsGroup) {
 }
 
 // A zombie whose group was removed meanwhile (its count was 0 already: rmdir succeeds) still names it, with
-// " (deleted)" after it, until it is reaped; AChildIsInCgroup() (process_tree.h) counts it as in the group.
+// " (deleted)" after it, until it is reaped; AChildIsInCgroup() counts it as in the group.
 TEST_F(CgroupLeafTest, AZombieOfARemovedGroupIsStillOfIt) {
   absl::StatusOr<CgroupLeaf> leaf = NewLeaf();
   ASSERT_THAT(leaf, IsOk());

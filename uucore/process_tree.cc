@@ -13,7 +13,6 @@
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -26,13 +25,11 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_split.h"
-#include "absl/strings/string_view.h"
-#include "absl/strings/strip.h"
+#include "absl/time/time.h"
 #include "uucore/process.h"
+#include "uucore/signal_wait.h"
 
 namespace uucore {
 namespace {
@@ -40,6 +37,8 @@ namespace {
 // Reads a small /proc file whole (relative to `dir_fd`, AT_FDCWD for an absolute path); empty when it cannot be
 // read (the process has gone). `one_record`: the file is one line made at once (stat), so a read that does not fill
 // the buffer has it all and the read that would return 0 is saved.
+// Not uucore::ReadFileAt() (uucore/file.h), on purpose: the walk reads a stat per process per pass, and here a
+// missing file is an answer (gone), not an error to build a Status for; `one_record` saves a read each time.
 std::string ReadSmallFile(int dir_fd, const char* path, bool one_record = false) {
   std::string text;
   const int fd = openat(dir_fd, path, O_RDONLY | O_CLOEXEC);
@@ -343,12 +342,6 @@ class PauseBetweenPasses {
   useconds_t next_us_ = 50;
 };
 
-double MonotonicSeconds() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
-}
-
 // Whether the process has exited entirely (a zombie with no thread left, or gone): its children have been handed
 // to a reaper by then. A pidfd turns readable exactly then; without one, /proc says so (a reused pid would read as
 // not exited, which only costs another pass).
@@ -372,10 +365,15 @@ bool FullyExited(int proc_fd, const Target& target, unsigned long long start_tim
 // Between passes, when only dying processes stand in the way, it waits for their exits (pidfds turn readable)
 // instead of walking again: in a KILLed tree that leaves the CPUs to the exits. The wait is bounded (5 s in all);
 // after that a process stuck in exit no longer holds the walk up.
-absl::StatusOr<int> SignalByChildrenFiles(pid_t root, int sig, StoppedProcesses stopped) {
-  ProcDir proc;
-  if (proc.fd() < 0) return absl::ErrnoToStatus(errno, "open /proc");
-  const int first = FreezesFirst(sig) ? SIGSTOP : sig;  // To each process as it is found.
+class ChildrenFilesWalk {
+ public:
+  // `proc_fd`: /proc, open. `first`: what each process gets as it is found (SIGSTOP, the freeze, or the signal).
+  ChildrenFilesWalk(int proc_fd, pid_t root, int first) : proc_fd_(proc_fd), root_(root), first_(first) {}
+
+  // Walks until a pass is clean, or past the bound; returns every process signalled, for FinishSignalling().
+  std::vector<Target> Walk();
+
+ private:
   struct Known {
     size_t target;           // index in targets
     int read_pass = -1;      // the first pass that read its children after it was signalled
@@ -384,152 +382,207 @@ absl::StatusOr<int> SignalByChildrenFiles(pid_t root, int sig, StoppedProcesses 
     bool dying = false;      // exiting at the last look
     bool resolved = false;   // exited entirely before a pass began
   };
-  std::vector<Target> targets;
   // By (pid, start time): a pid reused by a new process of the tree is a new process.
-  std::map<std::pair<pid_t, unsigned long long>, Known> known;
-  std::set<std::pair<pid_t, unsigned long long>> zombies;  // Unreaped exited processes of the tree seen so far.
-  const double wait_until = MonotonicSeconds() + 5;
-  PauseBetweenPasses pause;
+  using KnownMap = std::map<std::pair<pid_t, unsigned long long>, Known>;
+
+  // What one pass found.
+  struct Pass {
+    int number;
+    bool clean = true;           // nothing new, nothing moved, nothing unsettled
+    bool found_new = false;      // someone was signalled in this pass
+    bool awaiting_stop = false;  // a STOP sent has not been seen to land yet
+  };
+
+  // Who has exited entirely since the last pass: one poll over their pidfds.
+  void MarkExited();
+  // One pass down from the root, breadth first: parents before children.
+  void WalkOnce(Pass* pass);
+  // One process the pass found, listed by `parent`: signalled if new; its children queued.
+  void Visit(pid_t pid, pid_t parent, Pass* pass, std::vector<std::pair<pid_t, pid_t>>* queue);
+  // A process not signalled yet: signalled and known from now on if it is of the tree and alive, else the pass is
+  // unclean (or, for a zombie's first sight, asks for one more pass). Returns its entry, or known_.end(); *stat is
+  // its stat, read after its pidfd was taken.
+  KnownMap::iterator Admit(pid_t pid, pid_t parent, std::optional<Stat>* stat, Pass* pass);
+  // Nobody new: only processes on their way out stand in the way. Wait for them to exit rather than walk again:
+  // block on the one signalled last (likely the last to go), then take whoever else has gone in one poll.
+  void AwaitDying();
+
+  const int proc_fd_;
+  const pid_t root_;
+  const int first_;
+  std::vector<Target> targets_;
+  KnownMap known_;
+  std::set<std::pair<pid_t, unsigned long long>> zombies_;  // Unreaped exited processes of the tree seen so far.
+  const Deadline bound_ = Deadline::In(absl::Seconds(5));
+  PauseBetweenPasses pause_;
+};
+
+std::vector<Target> ChildrenFilesWalk::Walk() {
   int passes_after_wait = 0;
-  for (int pass = 0;; ++pass) {
-    // Who has exited entirely since the last pass: one poll over their pidfds.
-    std::vector<pollfd> polls;
-    std::vector<Known*> polled;
-    for (auto& [key, k] : known) {
-      if (k.resolved) continue;
-      if (targets[k.target].pidfd >= 0) {
-        polls.push_back({targets[k.target].pidfd, POLLIN, 0});
-        polled.push_back(&k);
-      } else if (FullyExited(proc.fd(), targets[k.target], key.second)) {
-        k.resolved = true;
-      }
+  for (int number = 0;; ++number) {
+    MarkExited();
+    Pass pass{number};
+    WalkOnce(&pass);
+    for (const auto& [key, k] : known_) {
+      if (k.visited_pass != number && !k.resolved) pass.clean = false;  // Missed by this pass, and maybe still alive.
     }
-    if (!polls.empty() && poll(polls.data(), polls.size(), 0) > 0) {
-      for (size_t i = 0; i < polls.size(); ++i) {
-        if (polls[i].revents != 0) polled[i]->resolved = true;
-      }
-    }
-    bool clean = true, found_new = false, awaiting_stop = false;
-    const std::optional<Stat> root_stat = ReadStat(proc.fd(), root);
-    std::vector<std::pair<pid_t, pid_t>> queue;  // (pid, the parent whose children file listed it)
-    for (pid_t child : ChildrenFromFiles(proc.fd(), root, root_stat.has_value() ? root_stat->threads : 2)) {
-      queue.emplace_back(child, root);
-    }
-    for (size_t i = 0; i < queue.size(); ++i) {  // Breadth first: parents before children.
-      const pid_t pid = queue[i].first, parent = queue[i].second;
-      const auto any = known.lower_bound({pid, 0});
-      const bool pid_known = any != known.end() && any->first.first == pid;
-      std::optional<Stat> stat;
-      auto it = known.end();
-      if (pid_known) {
-        stat = ReadStat(proc.fd(), pid);
-        if (!stat.has_value()) {  // Gone (reaped) since its parent was read: where were its children?
-          clean = false;
-          continue;
-        }
-        it = known.find({pid, stat->start_time});
-      }
-      bool signalled_now = false;  // Found in this pass: its stat was read before the STOP was sent.
-      if (it == known.end()) {
-        // New: a pidfd first, then the stat, then a check that the pidfd's process was alive after the read: the
-        // stat is the pidfd's process, and a stranger that got a reused pid has another parent.
-        const int pidfd = PidfdOpen(pid);
-        if (pidfd < 0 && errno == ESRCH) {
-          clean = false;
-          continue;
-        }
-        stat = ReadStat(proc.fd(), pid);
-        const Target target = {pid, pidfd, stat.has_value() && stat->state == 'T'};
-        // Its parent: the one that listed it, or the root or a signalled process it was handed up to meanwhile (the
-        // parent of a KILLed shell's children dies under our feet). Else a stranger took the pid.
-        const auto ours = [&](pid_t ppid) {
-          const auto p = known.lower_bound({ppid, 0});
-          return ppid == parent || ppid == root || (p != known.end() && p->first.first == ppid);
-        };
-        if (stat.has_value() && ours(stat->ppid) && !stat->live()) {
-          // A zombie of the tree, not yet reaped (its reaper may be the caller, busy here): nothing to signal. Its
-          // children went to a reaper before it became one, maybe after this pass read the reaper's children: the
-          // first sight of it asks for one more pass, later ones change nothing. (Unsettled at every sight, it kept
-          // each pass unclean until the 5 s bound, e.g. in a nested timeout --tree whose tree the outer one had just
-          // killed.)
-          if (zombies.insert({pid, stat->start_time}).second) clean = false;
-          if (pidfd >= 0) close(pidfd);
-          continue;
-        }
-        if (!stat.has_value() || !ours(stat->ppid) || !Alive(target)) {
-          if (pidfd >= 0) close(pidfd);
-          clean = false;  // Exited or replaced since the listing: the next pass looks again.
-          continue;
-        }
-        targets.push_back(target);
-        SendTo(target, first);
-        Known fresh;
-        fresh.target = targets.size() - 1;
-        it = known.emplace(std::make_pair(pid, stat->start_time), fresh).first;
-        found_new = true;
-        clean = false;
-        signalled_now = true;
-      }
-      Known& k = it->second;
-      if (k.visited_pass == pass) continue;  // Found twice (moved to a reaper already walked): once is enough.
-      k.visited_pass = pass;
-      k.dying = stat->exiting();
-      if (!k.dying && k.read_pass >= 0 && k.read_pass < pass) k.complete = true;
-      if (stat->ppid != parent) clean = false;  // Moved: its old parent may be exiting.
-      if (!k.complete && !k.resolved) clean = false;
-      if (!stat->live()) continue;  // Its children went to a reaper at its exit.
-      // Evidence only from a stat read after the STOP was sent (one read before, 'T', could be a process continued
-      // meanwhile by someone else and now inside a fork); a new process is looked at again in the next pass.
-      const Frozen frozen =
-          k.read_pass < 0 && first == SIGSTOP && !signalled_now ? SeenFrozen(proc.fd(), pid, *stat) : Frozen::kNo;
-      const std::vector<pid_t> children = ChildrenFromFiles(proc.fd(), pid, stat->threads);
-      for (pid_t child : children) queue.emplace_back(child, pid);
-      // Frozen by STOP, a process's children are final once read after it was seen stopped (the stat above): a fork
-      // under way when the STOP came may still have been adding a child before that.
-      if (k.read_pass < 0) {
-        if (first != SIGSTOP || IsFrozen(frozen, pid, children) || MonotonicSeconds() >= wait_until) {
-          k.read_pass = pass;
-        } else {
-          awaiting_stop = true;
-        }
-      }
-    }
-    for (const auto& [key, k] : known) {
-      if (k.visited_pass != pass && !k.resolved) clean = false;  // Missed by this pass, and maybe still alive.
-    }
-    if (clean) break;
-    if (found_new) continue;
-    // Nobody new: only processes on their way out stand in the way. Wait for them to exit rather than walk again:
-    // block on the one signalled last (likely the last to go), then take whoever else has gone in one poll.
-    for (;;) {
-      const double left = wait_until - MonotonicSeconds();
-      if (left <= 0) break;
-      std::vector<pollfd> dying;
-      std::vector<Known*> whose;
-      for (auto& [key, k] : known) {
-        if (!k.resolved && k.dying && targets[k.target].pidfd >= 0) {
-          dying.push_back({targets[k.target].pidfd, POLLIN, 0});
-          whose.push_back(&k);
-        }
-      }
-      if (dying.empty()) break;
-      size_t last = 0;
-      for (size_t j = 1; j < whose.size(); ++j) {
-        if (whose[j]->target > whose[last]->target) last = j;
-      }
-      const int timeout_ms = static_cast<int>(left * 1000) + 1;
-      if (poll(&dying[last], 1, timeout_ms) <= 0) break;
-      if (poll(dying.data(), dying.size(), 0) > 0) {
-        for (size_t j = 0; j < dying.size(); ++j) {
-          if (dying[j].revents != 0) whose[j]->resolved = true;
-        }
-      }
-    }
+    if (pass.clean) break;
+    if (pass.found_new) continue;
+    AwaitDying();
     // Bounded: past the wait, two more passes at most, whatever has not settled.
-    if (MonotonicSeconds() >= wait_until && ++passes_after_wait > 2) break;
-    if (awaiting_stop) pause.Wait();
+    if (bound_.HasPassed() && ++passes_after_wait > 2) break;
+    if (pass.awaiting_stop) pause_.Wait();
   }
-  return FinishSignalling(targets, sig, stopped);
+  return std::move(targets_);
+}
+
+void ChildrenFilesWalk::MarkExited() {
+  std::vector<pollfd> polls;
+  std::vector<Known*> polled;
+  for (auto& [key, k] : known_) {
+    if (k.resolved) continue;
+    if (targets_[k.target].pidfd >= 0) {
+      polls.push_back({targets_[k.target].pidfd, POLLIN, 0});
+      polled.push_back(&k);
+    } else if (FullyExited(proc_fd_, targets_[k.target], key.second)) {
+      k.resolved = true;
+    }
+  }
+  if (!polls.empty() && poll(polls.data(), polls.size(), 0) > 0) {
+    for (size_t i = 0; i < polls.size(); ++i) {
+      if (polls[i].revents != 0) polled[i]->resolved = true;
+    }
+  }
+}
+
+void ChildrenFilesWalk::WalkOnce(Pass* pass) {
+  const std::optional<Stat> root_stat = ReadStat(proc_fd_, root_);
+  std::vector<std::pair<pid_t, pid_t>> queue;  // (pid, the parent whose children file listed it)
+  for (pid_t child : ChildrenFromFiles(proc_fd_, root_, root_stat.has_value() ? root_stat->threads : 2)) {
+    queue.emplace_back(child, root_);
+  }
+  for (size_t i = 0; i < queue.size(); ++i) {  // Breadth first: parents before children.
+    const pid_t pid = queue[i].first, parent = queue[i].second;
+    Visit(pid, parent, pass, &queue);
+  }
+}
+
+void ChildrenFilesWalk::Visit(pid_t pid, pid_t parent, Pass* pass, std::vector<std::pair<pid_t, pid_t>>* queue) {
+  const auto any = known_.lower_bound({pid, 0});
+  const bool pid_known = any != known_.end() && any->first.first == pid;
+  std::optional<Stat> stat;
+  auto it = known_.end();
+  if (pid_known) {
+    stat = ReadStat(proc_fd_, pid);
+    if (!stat.has_value()) {  // Gone (reaped) since its parent was read: where were its children?
+      pass->clean = false;
+      return;
+    }
+    it = known_.find({pid, stat->start_time});
+  }
+  bool signalled_now = false;  // Found in this pass: its stat was read before the STOP was sent.
+  if (it == known_.end()) {
+    it = Admit(pid, parent, &stat, pass);
+    if (it == known_.end()) return;
+    signalled_now = true;
+  }
+  Known& k = it->second;
+  if (k.visited_pass == pass->number) return;  // Found twice (moved to a reaper already walked): once is enough.
+  k.visited_pass = pass->number;
+  k.dying = stat->exiting();
+  if (!k.dying && k.read_pass >= 0 && k.read_pass < pass->number) k.complete = true;
+  if (stat->ppid != parent) pass->clean = false;  // Moved: its old parent may be exiting.
+  if (!k.complete && !k.resolved) pass->clean = false;
+  if (!stat->live()) return;  // Its children went to a reaper at its exit.
+  // Evidence only from a stat read after the STOP was sent (one read before, 'T', could be a process continued
+  // meanwhile by someone else and now inside a fork); a new process is looked at again in the next pass.
+  const Frozen frozen =
+      k.read_pass < 0 && first_ == SIGSTOP && !signalled_now ? SeenFrozen(proc_fd_, pid, *stat) : Frozen::kNo;
+  const std::vector<pid_t> children = ChildrenFromFiles(proc_fd_, pid, stat->threads);
+  for (pid_t child : children) queue->emplace_back(child, pid);
+  // Frozen by STOP, a process's children are final once read after it was seen stopped (the stat above): a fork
+  // under way when the STOP came may still have been adding a child before that.
+  if (k.read_pass < 0) {
+    if (first_ != SIGSTOP || IsFrozen(frozen, pid, children) || bound_.HasPassed()) {
+      k.read_pass = pass->number;
+    } else {
+      pass->awaiting_stop = true;
+    }
+  }
+}
+
+ChildrenFilesWalk::KnownMap::iterator ChildrenFilesWalk::Admit(pid_t pid, pid_t parent, std::optional<Stat>* stat,
+                                                               Pass* pass) {
+  // New: a pidfd first, then the stat, then a check that the pidfd's process was alive after the read: the stat is
+  // the pidfd's process, and a stranger that got a reused pid has another parent.
+  const int pidfd = PidfdOpen(pid);
+  if (pidfd < 0 && errno == ESRCH) {
+    pass->clean = false;
+    return known_.end();
+  }
+  *stat = ReadStat(proc_fd_, pid);
+  const Target target = {pid, pidfd, stat->has_value() && (*stat)->state == 'T'};
+  // Its parent: the one that listed it, or the root or a signalled process it was handed up to meanwhile (the
+  // parent of a KILLed shell's children dies under our feet). Else a stranger took the pid.
+  const auto ours = [&](pid_t ppid) {
+    const auto p = known_.lower_bound({ppid, 0});
+    return ppid == parent || ppid == root_ || (p != known_.end() && p->first.first == ppid);
+  };
+  if (stat->has_value() && ours((*stat)->ppid) && !(*stat)->live()) {
+    // A zombie of the tree, not yet reaped (its reaper may be the caller, busy here): nothing to signal. Its
+    // children went to a reaper before it became one, maybe after this pass read the reaper's children: the first
+    // sight of it asks for one more pass, later ones change nothing. (Unsettled at every sight, it kept each pass
+    // unclean until the 5 s bound, e.g. in a nested timeout --tree whose tree the outer one had just killed.)
+    if (zombies_.insert({pid, (*stat)->start_time}).second) pass->clean = false;
+    if (pidfd >= 0) close(pidfd);
+    return known_.end();
+  }
+  if (!stat->has_value() || !ours((*stat)->ppid) || !Alive(target)) {
+    if (pidfd >= 0) close(pidfd);
+    pass->clean = false;  // Exited or replaced since the listing: the next pass looks again.
+    return known_.end();
+  }
+  targets_.push_back(target);
+  SendTo(target, first_);
+  Known fresh;
+  fresh.target = targets_.size() - 1;
+  pass->found_new = true;
+  pass->clean = false;
+  return known_.emplace(std::make_pair(pid, (*stat)->start_time), fresh).first;
+}
+
+void ChildrenFilesWalk::AwaitDying() {
+  for (;;) {
+    const absl::Duration left = bound_.Remaining();
+    if (left == absl::ZeroDuration()) break;
+    std::vector<pollfd> dying;
+    std::vector<Known*> whose;
+    for (auto& [key, k] : known_) {
+      if (!k.resolved && k.dying && targets_[k.target].pidfd >= 0) {
+        dying.push_back({targets_[k.target].pidfd, POLLIN, 0});
+        whose.push_back(&k);
+      }
+    }
+    if (dying.empty()) break;
+    size_t last = 0;
+    for (size_t j = 1; j < whose.size(); ++j) {
+      if (whose[j]->target > whose[last]->target) last = j;
+    }
+    const int timeout_ms = static_cast<int>(absl::ToInt64Milliseconds(left)) + 1;
+    if (poll(&dying[last], 1, timeout_ms) <= 0) break;
+    if (poll(dying.data(), dying.size(), 0) > 0) {
+      for (size_t j = 0; j < dying.size(); ++j) {
+        if (dying[j].revents != 0) whose[j]->resolved = true;
+      }
+    }
+  }
+}
+
+absl::StatusOr<int> SignalByChildrenFiles(pid_t root, int sig, StoppedProcesses stopped) {
+  ProcDir proc;
+  if (proc.fd() < 0) return absl::ErrnoToStatus(errno, "open /proc");
+  const int first = FreezesFirst(sig) ? SIGSTOP : sig;  // To each process as it is found.
+  return FinishSignalling(ChildrenFilesWalk(proc.fd(), root, first).Walk(), sig, stopped);
 }
 
 }  // namespace
@@ -571,13 +624,12 @@ absl::StatusOr<std::vector<pid_t>> ListDescendants(pid_t root, Enumeration how) 
   return ListByProcScan(root);
 }
 
-absl::StatusOr<int> SignalDescendants(pid_t root, int sig, Enumeration how, StoppedProcesses stopped) {
-  if (sig == 0) return 0;
-  if (how == Enumeration::kAuto) how = HasChildrenFiles() ? Enumeration::kChildrenFiles : Enumeration::kProcScan;
-  if (how == Enumeration::kChildrenFiles) {
-    if (!HasChildrenFiles()) return absl::NotFoundError("no /proc/PID/task/TID/children (CONFIG_PROC_CHILDREN)");
-    return SignalByChildrenFiles(root, sig, stopped);
-  }
+namespace {
+
+// SignalDescendants() through one scan of /proc per pass (ListDescendants(kProcScan)): each new process of the tree
+// is sent `first` (the freeze, or the signal) as it is found, until a pass finds nobody new and lists what the pass
+// before listed.
+absl::StatusOr<int> SignalByProcScan(pid_t root, int sig, StoppedProcesses stopped) {
   const int first = FreezesFirst(sig) ? SIGSTOP : sig;  // To each process as it is found.
   std::vector<Target> targets;
   // Who has been signalled, by (pid, start time): a process killed here can be reaped at once by a parent still
@@ -593,14 +645,14 @@ absl::StatusOr<int> SignalDescendants(pid_t root, int sig, Enumeration how, Stop
   // Frozen by STOP: every process signalled so far was seen stopped in the pass before, so none was still in a fork
   // that could add a child after that pass's listing (see SeenFrozen). Bounded: 5 s, then as if it had.
   bool stopped_before_this_pass = first != SIGSTOP;
-  const double wait_until = MonotonicSeconds() + 5;
+  const Deadline bound = Deadline::In(absl::Seconds(5));
   PauseBetweenPasses pause;
   // Until a pass finds nobody new and lists what the pass before listed: everyone found so far is frozen (or dead)
   // and cannot fork, and nobody left the tree during the listing. A parent that exits while the listing runs can
   // hide a child read before it (after a pid wrap) with the parent's pid, reparented only later; the next pass
   // lists that child under its new parent.
   for (;;) {
-    absl::StatusOr<std::vector<pid_t>> listed = ListDescendants(root, how);
+    absl::StatusOr<std::vector<pid_t>> listed = ListDescendants(root, Enumeration::kProcScan);
     if (!listed.ok()) {
       status = listed.status();
       break;
@@ -639,7 +691,7 @@ absl::StatusOr<int> SignalDescendants(pid_t root, int sig, Enumeration how, Stop
     const bool all_stopped = std::all_of(stopped_earlier.begin(), stopped_earlier.end(), [&](const auto& entry) {
       return IsFrozen(entry.second, entry.first, children[entry.first]);
     });
-    const bool settled = all_stopped || MonotonicSeconds() >= wait_until;
+    const bool settled = all_stopped || bound.HasPassed();
     stopped_before_this_pass = first != SIGSTOP || (settled && !found_new);
     if (!found_new && !settled) pause.Wait();
     previous_tree = std::move(tree);
@@ -649,7 +701,19 @@ absl::StatusOr<int> SignalDescendants(pid_t root, int sig, Enumeration how, Stop
   return signalled;
 }
 
-absl::StatusOr<bool> AChildIsInCgroup(absl::string_view group, Enumeration how) {
+}  // namespace
+
+absl::StatusOr<int> SignalDescendants(pid_t root, int sig, Enumeration how, StoppedProcesses stopped) {
+  if (sig == 0) return 0;
+  if (how == Enumeration::kAuto) how = HasChildrenFiles() ? Enumeration::kChildrenFiles : Enumeration::kProcScan;
+  if (how == Enumeration::kChildrenFiles) {
+    if (!HasChildrenFiles()) return absl::NotFoundError("no /proc/PID/task/TID/children (CONFIG_PROC_CHILDREN)");
+    return SignalByChildrenFiles(root, sig, stopped);
+  }
+  return SignalByProcScan(root, sig, stopped);
+}
+
+absl::StatusOr<std::vector<pid_t>> ListChildren(Enumeration how) {
   if (how == Enumeration::kAuto) how = HasChildrenFiles() ? Enumeration::kChildrenFiles : Enumeration::kProcScan;
   if (how == Enumeration::kChildrenFiles && !HasChildrenFiles()) {
     return absl::NotFoundError("no /proc/PID/task/TID/children (CONFIG_PROC_CHILDREN)");
@@ -673,18 +737,7 @@ absl::StatusOr<bool> AChildIsInCgroup(absl::string_view group, Enumeration how) 
       if (stat.has_value() && stat->ppid == self) children.push_back(pid);
     }
   }
-  const std::string below = absl::StrCat(group == "/" ? "" : group, "/");
-  char path[32];
-  for (pid_t child : children) {
-    snprintf(path, sizeof path, "%d/cgroup", static_cast<int>(child));
-    for (absl::string_view line : absl::StrSplit(ReadSmallFile(proc.fd(), path), '\n')) {
-      if (!absl::ConsumePrefix(&line, "0::")) continue;
-      // A group removed meanwhile (by hand: its count was 0 with a zombie still in it) is named with this suffix.
-      absl::ConsumeSuffix(&line, " (deleted)");
-      if (line == group || absl::StartsWith(line, below)) return true;
-    }
-  }
-  return false;
+  return children;
 }
 
 absl::StatusOr<Reaped> ReapChildren(pid_t watched) {

@@ -97,19 +97,15 @@ bool SharesMemoryWithAChild(pid_t pid, const std::vector<pid_t>& children);
 
 }  // namespace process_tree_internal
 
-// AChildIsInCgroup()
+// ListChildren()
 //
-// Whether a child of the caller is in the cgroup v2 group `group` or below it, by the "0::PATH" line of its
-// /proc/PID/cgroup (`group` as that line names it: CgroupLeaf::proc_path()). Live or not: the kernel takes an
-// exiting process out of its group's count (cgroup_exit(), `populated`) before it becomes a zombie and signals its
-// parent, and a tracer can hold it there, yet its cgroup file names the group until it is reaped. So where a group
-// says `populated 0`, this tells its last members, still to be reaped, from children that were never in it. Children
-// from each thread's /proc/self/task/TID/children (kChildrenFiles), else one scan of /proc for the PPid (kProcScan);
-// pids as the mounted /proc numbers them (it may be another PID namespace's). A child that leaves meanwhile may be
-// missed: its SIGCHLD follows.
+// The caller's children, live or not (a zombie is listed until it is reaped), with pids as the mounted /proc numbers
+// them (it may be another PID namespace's: the caller is found there through /proc/self). From each thread's
+// /proc/self/task/TID/children (kChildrenFiles), else one scan of /proc for the PPid (kProcScan). A snapshot: a
+// child that leaves meanwhile may be missed (its SIGCHLD follows). For AChildIsInCgroup() (uucore/cgroup.h).
 // Error: the errno of opening /proc or reading /proc/self; NotFound if kChildrenFiles is asked for where the kernel
 // has none.
-[[nodiscard]] absl::StatusOr<bool> AChildIsInCgroup(absl::string_view group, Enumeration how = Enumeration::kAuto);
+[[nodiscard]] absl::StatusOr<std::vector<pid_t>> ListChildren(Enumeration how = Enumeration::kAuto);
 
 // What ReapChildren() found.
 struct Reaped {

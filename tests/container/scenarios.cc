@@ -234,14 +234,9 @@ namespace {
 // Signals it gets meanwhile (runc's Go init has its own) are delivered with the same request that resumed it
 // (PTRACE_CONT, or PTRACE_SYSCALL so that system call stops keep coming). Returns false if it exited or hung.
 bool NextStop(pid_t pid, enum __ptrace_request resume) {
-  for (const double deadline = Now() + 10; Now() < deadline;) {
-    int wstatus;
-    const pid_t got = waitpid(pid, &wstatus, __WALL | WNOHANG);
-    if (got == 0) {
-      usleep(100);
-      continue;
-    }
-    if (got != pid || !WIFSTOPPED(wstatus)) return false;
+  const double deadline = Now() + 10;
+  for (int wstatus; coreutils_testing::WaitForStateChange(pid, deadline, &wstatus);) {
+    if (!WIFSTOPPED(wstatus)) return false;
     const int sig = WSTOPSIG(wstatus);
     const int event = wstatus >> 16;
     if (sig == (SIGTRAP | 0x80) || event == PTRACE_EVENT_EXEC || (sig == SIGTRAP && event == 0)) return true;

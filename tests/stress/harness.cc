@@ -23,14 +23,9 @@
 namespace coreutils_stress {
 namespace {
 
+using coreutils_testing::Now;  // CLOCK_MONOTONIC in seconds (tests/testing/run.h).
 using coreutils_testing::Options;
 using coreutils_testing::Result;
-
-double Now() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 // Orphans of a run come to us, not to init, so they can be found and counted.
 void BecomeSubreaper() {

@@ -25,18 +25,6 @@ namespace {
 
 std::string Errno(const char* what) { return std::string(what) + ": " + strerror(errno); }
 
-// Waits for `pid`'s next state change up to `deadline` (polled, so that a program that never gets there cannot
-// hang the test). True with *wstatus set, false if the deadline passed.
-bool WaitUntil(pid_t pid, double deadline, int* wstatus) {
-  for (int pause = 50;; pause = pause < 5000 ? pause * 2 : pause) {
-    const pid_t got = waitpid(pid, wstatus, __WALL | WNOHANG);
-    if (got == pid) return true;
-    if (got < 0 && errno != EINTR) return false;
-    if (Now() >= deadline) return false;
-    usleep(pause);
-  }
-}
-
 std::string Hex(uint64_t n) {
   char buf[32];
   snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(n));
@@ -70,6 +58,16 @@ std::string SpawnCall(pid_t pid, const __ptrace_syscall_info& info) {
 
 }  // namespace
 
+bool WaitForStateChange(pid_t pid, double deadline, int* wstatus) {
+  for (int pause = 50;; pause = pause < 5000 ? pause * 2 : pause) {
+    const pid_t got = waitpid(pid, wstatus, __WALL | WNOHANG);
+    if (got == pid) return true;
+    if (got < 0 && errno != EINTR) return false;
+    if (Now() >= deadline) return false;
+    usleep(pause);
+  }
+}
+
 std::string SignalAtSpawn(pid_t pid, int sig, Spawned* spawned) {
   // EXITKILL: a test that dies leaves no stopped tracee behind. TRACEEXEC: a later exec (GNU's wrapper script execs
   // ld.so) is an event stop, not a SIGTRAP to deliver.
@@ -85,7 +83,7 @@ std::string SignalAtSpawn(pid_t pid, int sig, Spawned* spawned) {
     }
     deliver = 0;
     int wstatus;
-    if (!WaitUntil(pid, deadline, &wstatus)) {
+    if (!WaitForStateChange(pid, deadline, &wstatus)) {
       return signalled ? "its " + seen.call + " never returned" : "no process-creating system call within 10 s";
     }
     if (!WIFSTOPPED(wstatus)) {
@@ -170,13 +168,13 @@ TracedResult RunSignalledAtSpawn(const std::string& path, const std::vector<std:
   close(out[1]);
   close(err[1]);
   int wstatus;
-  if (!WaitUntil(pid, Now() + 10, &wstatus) || !WIFSTOPPED(wstatus)) {
+  if (!WaitForStateChange(pid, Now() + 10, &wstatus) || !WIFSTOPPED(wstatus)) {
     result.error = "it never stopped at its exec (" + path + ")";
   } else {
     result.error = SignalAtSpawn(pid, sig, &result.spawned);
   }
   const double start = Now();
-  const bool exited = result.error.empty() && WaitUntil(pid, start + limit_seconds, &wstatus);
+  const bool exited = result.error.empty() && WaitForStateChange(pid, start + limit_seconds, &wstatus);
   result.seconds = Now() - start;
   if (!exited) {
     kill(-pid, SIGKILL);  // Hung (status -1): it and everything of its group.
@@ -222,7 +220,7 @@ std::string PtraceUnavailable() {
     }
     int wstatus;
     std::string* why = new std::string();
-    if (!WaitUntil(pid, Now() + 10, &wstatus)) {
+    if (!WaitForStateChange(pid, Now() + 10, &wstatus)) {
       *why = "a traced child never stopped";
     } else if (!WIFSTOPPED(wstatus)) {
       *why = "PTRACE_TRACEME failed (seccomp, or no permission to trace)";

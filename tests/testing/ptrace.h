@@ -30,6 +30,14 @@ struct Spawned {
 // wrong (it ended first, no such call within 10 s); *spawned says which call it was and what it returned.
 std::string SignalAtSpawn(pid_t pid, int sig, Spawned* spawned = nullptr);
 
+// WaitForStateChange()
+//
+// Waits for the next state change of `pid` (our child or tracee: a stop, its exit; waitpid with __WALL) until
+// `deadline` (on Now()'s clock, tests/testing/run.h). Polled, from 50 us doubling to 5 ms between looks, so that a
+// program that never gets there cannot hang the test. True with *wstatus set; false once the deadline has passed or
+// if waitpid fails (ECHILD). The one such wait of the tests that trace (SignalAtSpawn(), tests/container's stops).
+bool WaitForStateChange(pid_t pid, double deadline, int* wstatus);
+
 // How a traced run ended.
 struct TracedResult {
   std::string error;  // The run could not be set up or traced: nothing below is meaningful.

@@ -10,7 +10,6 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -34,6 +33,7 @@
 #include "uucore/file.h"
 #include "uucore/i18n.h"
 #include "uucore/quote.h"
+#include "uucore/signal_wait.h"
 #include "uucore/signals.h"
 
 namespace timeout_report {
@@ -151,9 +151,8 @@ std::string RandomSuffix() {
   static constexpr char kChars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
   uint64_t bits = 0;
   if (getrandom(&bits, sizeof bits, GRND_NONBLOCK) != static_cast<ssize_t>(sizeof bits)) {
-    timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    bits = (static_cast<uint64_t>(now.tv_nsec) << 20) ^ static_cast<uint64_t>(now.tv_sec) ^
+    const int64_t now_ns = absl::ToInt64Nanoseconds(uucore::MonotonicNow());
+    bits = (static_cast<uint64_t>(now_ns) << 20) ^ static_cast<uint64_t>(now_ns >> 30) ^
            (static_cast<uint64_t>(getpid()) << 40);
   }
   std::string suffix;

@@ -1,5 +1,8 @@
 // utils/timeout/report.h -- timeout --report=FILE: one JSON object that says how the command ended and who ended it.
 //
+// Owns: the JSON's form and where it goes (a descriptor, a FIFO, or FILE replaced atomically). Must not touch the
+// run: what goes in the Outcome is the supervisor's and the ending's to fill (ending.h).
+//
 // Opened before the command starts (so a FILE that cannot be written fails timeout at once, status 125), written
 // once when timeout exits:
 //

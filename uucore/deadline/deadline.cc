@@ -148,6 +148,9 @@ struct Sync {  // replaced, not reused, in a fork child; the old one stays reach
 };
 Sync* g_sync = nullptr;
 
+// Not uucore::MonotonicNow() (uucore/signal_wait.h), on purpose: this library is public and stands alone (Abseil
+// only, no other uucore target), and its hot path wants integer nanoseconds and the coarse clock beside the precise
+// one, not absl::Duration.
 int64_t ReadClock(clockid_t clock) {
   timespec ts;
   clock_gettime(clock, &ts);
