@@ -89,6 +89,7 @@ absl::StatusOr<Supervisor::Wake> Supervisor::NextWake(const sigset_t& waited, Re
 }
 
 absl::StatusOr<bool> Supervisor::OnChildExit() {
+  // Built before Reap(): cgroup.events read first, so a member that exits in between is reaped now (tree.h).
   const TreeWait tree_wait(tree_, tree_signalled_ || options_.kill_tree == KillTree::kOnExit);
   // Any child state change wakes us; only our command's exit ends the wait (stops and others' exits do not).
   bool children_left;
