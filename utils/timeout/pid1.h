@@ -3,7 +3,8 @@
 // Owns: the signals passed on only as PID 1 and which of them start -k's clock; the command's own process group and
 // the terminal's foreground, handed to it and taken back. (Reaping every orphan is the supervisor's, for PID 1 and
 // --tree alike; exiting 128 + N where others die of N is the ending's.) Must not touch: anything outside PID 1:
-// every rule here is asked only when timeout's pid is 1.
+// every rule here is asked only when timeout's pid is 1 (its callers test that first; TerminalBack, made on every
+// run, acts only after GiveCommandItsOwnGroup() gave the terminal away).
 #ifndef UTILS_TIMEOUT_PID1_H_
 #define UTILS_TIMEOUT_PID1_H_
 

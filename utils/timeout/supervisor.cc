@@ -184,7 +184,7 @@ void Supervisor::Forward(int sig) {
                                  outcome_->forwarded.end()) {
     outcome_->forwarded.push_back(sig);
   }
-  Send(sig, /*cont=*/!IsPassedOnAsPid1Only(sig));
+  Send(sig, /*cont=*/!(command_.pid1 && IsPassedOnAsPid1Only(sig)));  // Outside PID 1 none of them is passed on.
   if (!command_.pid1 || IsStopRequest(sig)) ArmKill();
 }
 
