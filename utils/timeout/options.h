@@ -1,9 +1,12 @@
 // utils/timeout/options.h -- timeout's command line: what Run() needs to know, parsed and checked before anything runs.
 //
 // Owns: the options table (short and long), --tree's and -k's and -s's argument checks, and Options, the one value
-// every later step reads. Must not touch: signals, processes, descriptors or the clock; its only output is --help and
-// --version (answered by uucore::GetoptLong) and getopt's own complaints. The contract these options implement:
-// timeout.cc's first lines.
+// every later step reads. Must not touch: processes, the clock, signal dispositions, or descriptors but stdout and
+// stderr. What parsing does besides building Options is uucore's, each only where it is said: uucore::GetoptLong
+// restores the start-up signal mask, then writes the answer to --help or --version to stdout; getopt writes its own
+// complaints to stderr; and making a usage error's message loads the user's locale (uucore::UseUserLocale(): its
+// language and quotes). A command line that runs a command does none of these. The contract these options
+// implement: timeout.cc's first lines.
 #ifndef UTILS_TIMEOUT_OPTIONS_H_
 #define UTILS_TIMEOUT_OPTIONS_H_
 
@@ -27,8 +30,9 @@ struct Options {  // Everything Run() needs; no globals.
   char** command = nullptr;
 };
 
-// Parses the command line without side effects; usage errors come back as the message to print (empty: getopt has
-// already printed its own).
+// Parses the command line, with no effects but those this file's first lines list (--help and --version answered,
+// then finished_status set; getopt's complaints; the locale loaded for a usage error's message). Usage errors come
+// back as the message to print (empty: getopt has already printed its own).
 absl::StatusOr<Options> ParseArgs(int argc, char* argv[]);
 
 }  // namespace timeout
