@@ -128,7 +128,7 @@ void Ending::BeforeKillingOurselves(const Supervisor& supervisor, int kills) {
 
 int Ending::End(const Supervisor& supervisor, Tree& tree) {
   const Exit exit = ExitFor(*supervisor.command_status(), supervisor);
-  uucore::CgroupLeaf* leaf = tree.leaf();
+  const uucore::CgroupLeaf* leaf = std::as_const(tree).leaf();  // Only read here: the tree removes it.
   // What the report says once the command has ended, before the leaf goes (its cpu.stat) and before we die of the
   // command's signal.
   if (report_.has_value()) {  // Without one, none of this is read: no system call for it.
@@ -144,7 +144,7 @@ int Ending::End(const Supervisor& supervisor, Tree& tree) {
       if (absl::StatusOr<int64_t> peak = leaf->ReadMemoryPeak(); peak.ok()) outcome_.max_rss_kib = *peak / 1024;
     }
   }
-  if (leaf != nullptr) (void)leaf->Remove();  // Before we may die of the command's signal, which runs no destructor.
+  tree.RemoveLeaf();  // Before we may die of the command's signal, which runs no destructor.
   const int status = Finish(exit.status);
   if (exit.die_of != 0 && status == exit.status) DieOf(exit.die_of);
   return status;

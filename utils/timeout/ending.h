@@ -3,9 +3,10 @@
 //
 // Owns: GNU's rules for timeout's own exit status (124, 137 after KILL, --preserve-status, 128 + N as PID 1 where
 // others die of N: ExitFor()), the report file (opened before the spawn, written once, whatever path leaves the run)
-// and the Outcome it says, the leaf's removal before timeout may die, and the way to die (DieOf()). Must not touch:
-// the command or its tree (both are over when the ending is asked, but for the report's look at a command about to be
-// KILLed with us), or the signal mask beyond unblocking the one signal to die of.
+// and the Outcome it says, the end's order (the report reads the leaf's account, then the tree removes its leaf:
+// Tree::RemoveLeaf(), then timeout may die), and the way to die (DieOf()). Must not touch: the command or its tree
+// (both are over when the ending is asked, but for the report's look at a command about to be KILLed with us, and
+// the leaf, read, then removed through the tree), or the signal mask beyond unblocking the one signal to die of.
 #ifndef UTILS_TIMEOUT_ENDING_H_
 #define UTILS_TIMEOUT_ENDING_H_
 
@@ -75,8 +76,8 @@ class Ending {
   // End()
   //
   // The command has been reaped (and with --tree its tree is gone): the report's last word (its usage, the leaf's
-  // account), the leaf removed, Finish() with ExitFor()'s status; then, if the command died of a signal that timeout
-  // did not send, timeout dies of it too (no return).
+  // account), the leaf removed (Tree::RemoveLeaf(); hence the mutable `tree`), Finish() with ExitFor()'s status;
+  // then, if the command died of a signal that timeout did not send, timeout dies of it too (no return).
   int End(const Supervisor& supervisor, Tree& tree);
 
  private:

@@ -2,9 +2,10 @@
 //
 // Owns: the backend, chosen before the spawn (a cgroup v2 leaf the command starts in, exact and escape-proof; else
 // the /proc walk of uucore/process_tree.h; else, with no /proc of our own PID namespace, only the process group, as
-// without --tree), why (-v), the fall-backs from the cgroup to the walk, the leaf itself, signalling every process
-// of the tree, and the rule for waiting until it is gone (TreeWait). Must not touch: the signal mask, the command's
-// process group (group.h), or the decision of when and what to signal (the supervisor's).
+// without --tree), why (-v), the fall-backs from the cgroup to the walk, the leaf itself and its removal
+// (RemoveLeaf(), called by the ending when it is time), signalling every process of the tree, and the rule for
+// waiting until it is gone (TreeWait). Must not touch: the signal mask, the command's process group (group.h), or
+// the decision of when and what to signal (the supervisor's).
 #ifndef UTILS_TIMEOUT_TREE_H_
 #define UTILS_TIMEOUT_TREE_H_
 
@@ -48,6 +49,13 @@ class Tree {
   // The kernel refused to start the command in the cgroup (clone3; `why`); nothing was started. The /proc walk
   // instead, said with -v; the leaf is removed before the command starts again: nothing of it is left for the run.
   void StartOutsideTheCgroup(const absl::Status& why);
+
+  // The cgroup backend's group is removed (its processes all gone), if there is one. Before timeout may die of the
+  // command's signal, which runs no destructor (the leaf's own would remove it too); the leaf's account is read
+  // first (the report's).
+  void RemoveLeaf() {
+    if (leaf_.has_value()) (void)leaf_->Remove();
+  }
 
   // The group the cgroup backend may signal with one kill (ProcessGroup::OursAlone()), once the command runs.
   void set_group_of_ours(pid_t group) { group_of_ours_ = group; }
