@@ -430,6 +430,13 @@ TEST_F(ReportTest, KillAfterCountsACommandThatLeftTheGroup) {
   EXPECT_EQ(Flatten(file()), Flat(137, true, "'TERM'", true, "None", "'KILL'", "None", 4));
 }
 
+// A KILL to our own group ends timeout too, before it can reap the command: the report written just before it
+// still says how long the run took.
+TEST_F(ReportTest, AKillToOurOwnGroupStillSaysTheElapsedTime) {
+  ExpectCase({"137", {"timeout", "-s", "KILL", "--report=" + file(), "0.2", "sleep", "10"}, 137, "", ""});
+  EXPECT_EQ(Field(file(), "d['elapsed_s'] >= 0.2 or d['elapsed_s']"), "True\n");
+}
+
 TEST_F(ReportTest, NamesASignalPassedOn) {
   // The command dies of the TERM timeout passed on, and so does timeout: nobody timed out, the caller sent it.
   EXPECT_EQ(TermFromOutside({}, "30", "touch \"$0\"; exec sleep 30").status, 143);

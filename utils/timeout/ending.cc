@@ -119,7 +119,6 @@ void Ending::Account(const Supervisor& supervisor, int more_signalled) {
 
 void Ending::BeforeKillingOurselves(const Supervisor& supervisor, int kills) {
   const pid_t child = supervisor.command().pid;
-  outcome_.elapsed = uucore::MonotonicNow() - started_;
   Account(supervisor, kills);
   (void)timeout_report::AddLiveUsage(child, &outcome_);
   timeout_report::CommandEnded(child, SIGKILL, &outcome_);  // The wait status of a process killed by KILL.

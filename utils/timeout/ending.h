@@ -3,7 +3,8 @@
 //
 // Owns: GNU's rules for timeout's own exit status (124, 137 after KILL, --preserve-status, 128 + N as PID 1 where
 // others die of N: ExitFor()), the report file (opened before the spawn, written once, whatever path leaves the run)
-// and the Outcome it says, the end's order (the report reads the leaf's account, then the tree removes its leaf:
+// and the Outcome it says (but its timed_out, signal, forwarded and elapsed, which the supervisor writes as they
+// happen: supervisor.h), the end's order (the report reads the leaf's account, then the tree removes its leaf:
 // Tree::RemoveLeaf(), then timeout may die), and the way to die (DieOf()). Must not touch: the command or its tree
 // (both are over when the ending is asked, but for the report's look at a command about to be KILLed with us, and
 // the leaf, read, then removed through the tree), or the signal mask beyond unblocking the one signal to die of.

@@ -150,6 +150,7 @@ void Supervisor::Send(int sig, bool cont) {
   const bool left_group = !whole_group || getpgid(child) != group;  // setsid, a shell's job, or --foreground.
   const bool killing_ourselves = whole_group && sig == SIGKILL && group == getpgrp();
   if (killing_ourselves && before_killing_ourselves_) {
+    outcome_->elapsed = uucore::MonotonicNow() - started_;  // The run ends with this KILL: no reaping to come.
     before_killing_ourselves_(left_group ? 2 : 1);  // While the command still runs.
   }
   // The command first (as GNU): a KILL to our own group ends timeout before its next line.

@@ -3,7 +3,8 @@
 // Owns: the one loop (OpenBSD's timeout.c: nothing runs in a handler; the wait takes each signal and this decides),
 // the deadlines (the limit, -i's restart of it, -k's KILL), what the next expiry sends, passing signals on, sending
 // to the command, its group or its tree, -v's notices of it, reaping on SIGCHLD (every orphan as PID 1 or with
-// --tree), and the report's timed_out, signal, forwarded and elapsed as they happen. Must not touch: the signal mask
+// --tree), and the report's timed_out, signal, forwarded and elapsed as they happen (elapsed: when the command is
+// reaped, or just before a KILL to our own group ends timeout too). Must not touch: the signal mask
 // and dispositions (planned and set before the spawn: signal_plan.h), descriptors (the relay's), the report file or
 // timeout's exit status (ending.h).
 #ifndef UTILS_TIMEOUT_SUPERVISOR_H_
@@ -74,7 +75,8 @@ class Supervisor {
 
   // --report: its timed_out, signal, forwarded and elapsed (from `started`), written as they happen; and a hook run
   // just before a KILL to our own process group, which kills timeout too (as GNU's does), given how many KILLs are
-  // about to go out (the command's own, if it left the group, and the group's), while the command still runs.
+  // about to go out (the command's own, if it left the group, and the group's), while the command still runs;
+  // elapsed is written before the hook runs.
   void ReportTo(timeout_report::Outcome* outcome, absl::Duration started,
                 std::function<void(int)> before_killing_ourselves);
 
