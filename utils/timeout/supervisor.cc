@@ -134,7 +134,8 @@ void Supervisor::Send(int sig, bool cont) {
   if (tree_.reaches_all()) {
     // Every descendant, frozen first so none can fork out of reach (uucore/cgroup.h, uucore/process_tree.h).
     if (cont) tree_signalled_ = true;
-    signalled_ += tree_.Signal(sig, cont ? uucore::StoppedProcesses::kContinue : uucore::StoppedProcesses::kLeave);
+    signalled_ += tree_.Signal(sig, cont ? uucore::StoppedProcesses::kContinue : uucore::StoppedProcesses::kLeave,
+                               /*counted=*/outcome_ != nullptr);
     return;
   }
   const pid_t child = command_.pid, group = command_.group;
@@ -194,7 +195,7 @@ void Supervisor::CleanUpAfter() {
   tree_signalled_ = true;
   limit_ = uucore::Deadline::Never();  // The command's own timer is over; only -k counts now.
   if (kill_armed_) killed_ = true;
-  signalled_ += tree_.Signal(next_signal_, uucore::StoppedProcesses::kContinue);
+  signalled_ += tree_.Signal(next_signal_, uucore::StoppedProcesses::kContinue, /*counted=*/outcome_ != nullptr);
   ArmKill();
 }
 

@@ -64,8 +64,10 @@ class Tree {
   //
   // Every process of the tree: the cgroup's all at once, else the /proc walk (which a cgroup that refuses falls back
   // to for the rest of the run, said with -v). Errors are ignored, as for a process group. `stopped`: whether a
-  // stopped process is continued (uucore::StoppedProcesses). Returns how many processes were signalled (--report).
-  int Signal(int sig, uucore::StoppedProcesses stopped);
+  // stopped process is continued (uucore::StoppedProcesses). Returns how many processes were signalled, if
+  // `counted` (the caller reads the count: --report); without, a KILL to the cgroup may be one write to its
+  // cgroup.kill, which counts nothing (0).
+  int Signal(int sig, uucore::StoppedProcesses stopped, bool counted);
 
  private:
   void UseTheWalk(const absl::Status& why);  // -v: "--tree: backend proc (WHY)".
