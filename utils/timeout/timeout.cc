@@ -107,7 +107,7 @@ absl::StatusOr<pid_t> StartCommand(const Options& options, uucore::SpawnOptions*
   absl::StatusOr<pid_t> child = start();
   if (!child.ok() && absl::IsUnavailable(child.status()) && spawn->cgroup_fd >= 0) {
     spawn->cgroup_fd = -1;
-    relay->Watch(-1);
+    relay->Watch(-1);  // Not null: OpenRelay() makes a relay whenever the backend is the cgroup, to watch its events.
     tree.StartOutsideTheCgroup(child.status());
     child = start();
   }
