@@ -25,6 +25,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "gtest/gtest.h"
+#include "tests/testing/run.h"
 #include "tests/testing/status_matchers.h"
 #include "uucore/process_tree.h"
 
@@ -32,6 +33,7 @@ namespace uucore {
 namespace {
 
 using ::coreutils_testing::IsOk;
+using ::coreutils_testing::Now;
 using ::coreutils_testing::StatusIs;
 
 struct FindCase {
@@ -101,12 +103,6 @@ TEST(FindCgroup2Test, FindsOurOwnGroupOnThisMachine) {
   bool found = false;
   while (std::getline(procs, line)) found |= line == std::to_string(getpid());
   EXPECT_TRUE(found) << where->own_dir;
-}
-
-double Now() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 bool Exists(const std::string& path) {

@@ -11,7 +11,6 @@
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -22,6 +21,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "tests/testing/run.h"
 #include "tests/testing/status_matchers.h"
 #include "uucore/cgroup.h"
 
@@ -29,6 +29,7 @@ namespace uucore {
 namespace {
 
 using ::coreutils_testing::IsOk;
+using ::coreutils_testing::Now;
 using ::coreutils_testing::StatusIs;
 
 // The test process is the subreaper: every orphan of the scripts below comes back to it.
@@ -50,12 +51,6 @@ pid_t RunShell(const std::string& script) {
     _exit(127);
   }
   return pid;
-}
-
-double Now() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 // Waits (up to `seconds`) until ListDescendants sees `count` live descendants.

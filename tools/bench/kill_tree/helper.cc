@@ -55,6 +55,7 @@
 
 namespace {
 
+// A copy of tests/testing's Now(): that library is testonly and not visible to tools/, and this is no test.
 double Now() {
   timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
