@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
@@ -16,6 +17,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -28,6 +30,7 @@
 #include "tests/testing/run.h"
 #include "tests/testing/status_matchers.h"
 #include "uucore/process_tree.h"
+#include "uucore/process_tree_testing.h"
 
 namespace uucore {
 namespace {
@@ -729,6 +732,54 @@ TEST_F(CgroupLeafTest, ALeafIsLockedWhileItsCreatorHoldsIt) {
   ASSERT_THAT(leaf->Remove(), IsOk());
   EXPECT_FALSE(Exists(path));
   close(fd);
+}
+
+// AChildIsInCgroup() by each way of listing our children (uucore/process_tree_testing.h).
+INSTANTIATE_TEST_SUITE_P(Enumerations, SignalTreeTest,
+                         testing::Values(Enumeration::kAuto, Enumeration::kChildrenFiles, Enumeration::kProcScan));
+
+// The caller's own cgroup v2 group, as the "0::PATH" line of /proc/self/cgroup names it ("" without one).
+std::string OwnCgroup() {
+  FILE* f = fopen("/proc/self/cgroup", "r");
+  std::string group;
+  char line[4096];
+  while (f != nullptr && fgets(line, sizeof line, f) != nullptr) {
+    if (strncmp(line, "0::", 3) == 0) group = std::string(line + 3, strcspn(line + 3, "\n"));
+  }
+  if (f != nullptr) fclose(f);
+  return group;
+}
+
+// A child is in its group while it lives and as a zombie (the kernel's count of the group has dropped it by then),
+// until it is reaped; a child in another group is not, a grandchild is not a child, and a group whose name merely
+// begins like the child's is another group.
+TEST_P(SignalTreeTest, AChildIsInCgroupUntilItIsReaped) {
+  const std::string own = OwnCgroup();
+  if (own.empty()) GTEST_SKIP() << "not in a cgroup v2 group";
+  const Enumeration how = GetParam();
+  // AChildIsInCgroup()'s answer, nullopt for an error.
+  const auto in = [how](const std::string& group) -> std::optional<bool> {
+    absl::StatusOr<bool> found = AChildIsInCgroup(group, how);
+    return found.ok() ? std::optional<bool>(*found) : std::nullopt;
+  };
+  EXPECT_EQ(in(own), std::optional<bool>(false)) << "no child at all";
+  const std::string marker = Marker();
+  // The marker by the shell's own redirection, not touch(1): a touch still exiting when the shell is KILLed would
+  // be orphaned to us (a subreaper) and counted as a child of the group after `live` is reaped.
+  const pid_t live = RunShell(": > " + marker + "; exec sleep 1000");
+  ASSERT_TRUE(AwaitFile(marker));
+  EXPECT_EQ(in(own), std::optional<bool>(true)) << "a live child";
+  EXPECT_EQ(in(own == "/" ? "/elsewhere" : own + "/elsewhere"), std::optional<bool>(false)) << "another group";
+  if (own.size() > 2) {
+    EXPECT_EQ(in(own.substr(0, own.size() - 1)), std::optional<bool>(false)) << "a name's prefix";
+  }
+  kill(live, SIGKILL);
+  siginfo_t info;
+  // Until it has exited, without reaping it (WNOWAIT): a zombie.
+  ASSERT_EQ(waitid(P_PID, static_cast<id_t>(live), &info, WEXITED | WNOWAIT), 0);
+  EXPECT_EQ(in(own), std::optional<bool>(true)) << "a zombie child";
+  ASSERT_EQ(waitpid(live, nullptr, 0), live);
+  EXPECT_EQ(in(own), std::optional<bool>(false)) << "the zombie reaped";
 }
 
 }  // namespace

@@ -23,7 +23,7 @@
 #include "gtest/gtest.h"
 #include "tests/testing/run.h"
 #include "tests/testing/status_matchers.h"
-#include "uucore/cgroup.h"
+#include "uucore/process_tree_testing.h"
 
 namespace uucore {
 namespace {
@@ -31,27 +31,6 @@ namespace {
 using ::coreutils_testing::IsOk;
 using ::coreutils_testing::Now;
 using ::coreutils_testing::StatusIs;
-
-// The test process is the subreaper: every orphan of the scripts below comes back to it.
-class ProcessTreeTest : public testing::Test {
- protected:
-  void SetUp() override { ASSERT_THAT(BecomeSubreaper(), IsOk()); }
-  void TearDown() override {
-    // Leave nothing behind for the next case, whatever it failed on.
-    (void)SignalDescendants(getpid(), SIGKILL);
-    while (waitpid(-1, nullptr, 0) > 0 || errno == EINTR) {
-    }
-  }
-};
-
-pid_t RunShell(const std::string& script) {
-  const pid_t pid = fork();
-  if (pid == 0) {
-    execl("/bin/sh", "sh", "-c", script.c_str(), static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  return pid;
-}
 
 // Waits (up to `seconds`) until ListDescendants sees `count` live descendants.
 std::vector<pid_t> AwaitDescendants(size_t count, Enumeration how, double seconds = 20) {
@@ -64,22 +43,6 @@ std::vector<pid_t> AwaitDescendants(size_t count, Enumeration how, double second
     usleep(10000);
   }
   return found;
-}
-
-// A fresh path for a script to create once its tree is in place.
-std::string Marker() {
-  static int n = 0;
-  const char* dir = getenv("TEST_TMPDIR");
-  return std::string(dir != nullptr ? dir : "/tmp") + "/ready." + std::to_string(getpid()) + "." + std::to_string(++n);
-}
-
-bool AwaitFile(const std::string& path, double seconds = 20) {
-  const double end = Now() + seconds;
-  while (Now() < end) {
-    if (access(path.c_str(), F_OK) == 0) return true;
-    usleep(10000);
-  }
-  return false;
 }
 
 // Reaps everything until ECHILD; false if children were still there after `seconds`.
@@ -135,15 +98,6 @@ TEST_F(ProcessTreeTest, SignalZeroSignalsNobody) {
   ASSERT_THAT(r.status(), IsOk());
   EXPECT_TRUE(r->children_left);
 }
-
-// Signalling, by each way of listing (kAuto is kChildrenFiles where the kernel has the files).
-class SignalTreeTest : public ProcessTreeTest, public testing::WithParamInterface<Enumeration> {
- protected:
-  void SetUp() override {
-    ProcessTreeTest::SetUp();
-    if (GetParam() == Enumeration::kChildrenFiles && !HasChildrenFiles()) GTEST_SKIP() << "no children files";
-  }
-};
 
 INSTANTIATE_TEST_SUITE_P(Enumerations, SignalTreeTest,
                          testing::Values(Enumeration::kAuto, Enumeration::kChildrenFiles, Enumeration::kProcScan));
@@ -521,50 +475,6 @@ TEST_P(SignalTreeTest, AParentWaitingForItsVforkChildIsNotWaitedFor) {
   ASSERT_EQ(StateOf(parent), 'D');
   ASSERT_EQ(StateOf(child), 'T');
   ExpectTermWithoutWaiting(GetParam(), 2, "waited for a vfork parent to be seen stopped");
-}
-
-// The caller's own cgroup v2 group, as the "0::PATH" line of /proc/self/cgroup names it ("" without one).
-std::string OwnCgroup() {
-  FILE* f = fopen("/proc/self/cgroup", "r");
-  std::string group;
-  char line[4096];
-  while (f != nullptr && fgets(line, sizeof line, f) != nullptr) {
-    if (strncmp(line, "0::", 3) == 0) group = std::string(line + 3, strcspn(line + 3, "\n"));
-  }
-  if (f != nullptr) fclose(f);
-  return group;
-}
-
-// A child is in its group while it lives and as a zombie (the kernel's count of the group has dropped it by then),
-// until it is reaped; a child in another group is not, a grandchild is not a child, and a group whose name merely
-// begins like the child's is another group.
-TEST_P(SignalTreeTest, AChildIsInCgroupUntilItIsReaped) {
-  const std::string own = OwnCgroup();
-  if (own.empty()) GTEST_SKIP() << "not in a cgroup v2 group";
-  const Enumeration how = GetParam();
-  // AChildIsInCgroup()'s answer, nullopt for an error.
-  const auto in = [how](const std::string& group) -> std::optional<bool> {
-    absl::StatusOr<bool> found = AChildIsInCgroup(group, how);
-    return found.ok() ? std::optional<bool>(*found) : std::nullopt;
-  };
-  EXPECT_EQ(in(own), std::optional<bool>(false)) << "no child at all";
-  const std::string marker = Marker();
-  // The marker by the shell's own redirection, not touch(1): a touch still exiting when the shell is KILLed would
-  // be orphaned to us (a subreaper) and counted as a child of the group after `live` is reaped.
-  const pid_t live = RunShell(": > " + marker + "; exec sleep 1000");
-  ASSERT_TRUE(AwaitFile(marker));
-  EXPECT_EQ(in(own), std::optional<bool>(true)) << "a live child";
-  EXPECT_EQ(in(own == "/" ? "/elsewhere" : own + "/elsewhere"), std::optional<bool>(false)) << "another group";
-  if (own.size() > 2) {
-    EXPECT_EQ(in(own.substr(0, own.size() - 1)), std::optional<bool>(false)) << "a name's prefix";
-  }
-  kill(live, SIGKILL);
-  siginfo_t info;
-  // Until it has exited, without reaping it (WNOWAIT): a zombie.
-  ASSERT_EQ(waitid(P_PID, static_cast<id_t>(live), &info, WEXITED | WNOWAIT), 0);
-  EXPECT_EQ(in(own), std::optional<bool>(true)) << "a zombie child";
-  ASSERT_EQ(waitpid(live, nullptr, 0), live);
-  EXPECT_EQ(in(own), std::optional<bool>(false)) << "the zombie reaped";
 }
 
 // A child whose exit signal is not SIGCHLD (clone(2) with exit signal 0; a caller can leave one to us through exec)
