@@ -24,13 +24,19 @@ using ::coreutils_testing::IsOkAndHolds;
 using ::coreutils_testing::StatusIs;
 using ::testing::ElementsAre;
 
-// A child that waits in pause() until killed; the caller reaps it.
+// A child that waits in pause() until killed; the caller reaps it. -1 if fork failed: every caller asserts > 0 before
+// it signals the result, since kill(-1, SIGKILL) would reach every process it may signal.
 pid_t Pauser() {
   const pid_t pid = fork();
   if (pid == 0) {
     for (;;) pause();
   }
   return pid;
+}
+
+void KillAndReap(pid_t pid) {
+  kill(pid, SIGKILL);
+  waitpid(pid, nullptr, 0);
 }
 
 // A pidfd of `pid`, or -1 when this kernel or a seccomp profile gives none (the caller skips).
@@ -50,13 +56,13 @@ TEST(PidfdInodeTest, NamesOneProcessWhicheverPidfdAsksAndAnotherForAnotherProces
   ASSERT_GE(again, 0);
   EXPECT_THAT(PidfdInode(again), IsOkAndHolds(*inode));
   const pid_t child = Pauser();
+  ASSERT_GT(child, 0);
   const int other = PidfdOpen(child);
   ASSERT_GE(other, 0);
   absl::StatusOr<uint64_t> other_inode = PidfdInode(other);
   ASSERT_THAT(other_inode, IsOk());
   EXPECT_NE(*other_inode, *inode);
-  kill(child, SIGKILL);
-  waitpid(child, nullptr, 0);
+  KillAndReap(child);
   for (int fd : {own, again, other}) close(fd);
 }
 
@@ -107,10 +113,10 @@ TEST(QueueViaTest, ThroughAPidfdToo) {
 
 TEST(QueueViaTest, AGoneProcessIsEsrchAndSignalZeroOnlyChecks) {
   const pid_t child = Pauser();
+  ASSERT_GT(child, 0);
   const int pidfd = OpenOrSkip(child);
   EXPECT_EQ(QueueVia(child, pidfd, 0, 1), 0);
-  kill(child, SIGKILL);
-  waitpid(child, nullptr, 0);
+  KillAndReap(child);
   errno = 0;
   EXPECT_EQ(QueueVia(child, pidfd, SIGUSR1, 1), -1);
   EXPECT_EQ(errno, ESRCH);
@@ -118,10 +124,14 @@ TEST(QueueViaTest, AGoneProcessIsEsrchAndSignalZeroOnlyChecks) {
 }
 
 TEST(WaitForExitsTest, SaysWhichHaveExitedWhenTheDeadlinePasses) {
-  const pid_t a = Pauser(), b = Pauser();
+  const pid_t a = Pauser();
+  ASSERT_GT(a, 0);
+  const pid_t b = Pauser();
+  if (b <= 0) KillAndReap(a);
+  ASSERT_GT(b, 0);
   const int fd_a = OpenOrSkip(a), fd_b = OpenOrSkip(b);
   if (fd_a < 0 || fd_b < 0) {
-    for (pid_t pid : {a, b}) kill(pid, SIGKILL), waitpid(pid, nullptr, 0);
+    for (pid_t pid : {a, b}) KillAndReap(pid);
     GTEST_SKIP() << "no pidfd_open here";
   }
   const std::vector<int> fds = {fd_a, -1, fd_b};
@@ -145,10 +155,10 @@ void Nothing(int) {}
 
 TEST(WaitForExitsTest, AHandledSignalDoesNotEndTheWaitEarly) {
   const pid_t child = Pauser();
+  ASSERT_GT(child, 0);
   const int pidfd = OpenOrSkip(child);
   if (pidfd < 0) {
-    kill(child, SIGKILL);
-    waitpid(child, nullptr, 0);
+    KillAndReap(child);
     GTEST_SKIP() << "no pidfd_open here";
   }
   struct sigaction action = {}, old = {};
@@ -162,8 +172,7 @@ TEST(WaitForExitsTest, AHandledSignalDoesNotEndTheWaitEarly) {
   const itimerval off = {};
   setitimer(ITIMER_REAL, &off, nullptr);
   sigaction(SIGALRM, &old, nullptr);
-  kill(child, SIGKILL);
-  waitpid(child, nullptr, 0);
+  KillAndReap(child);
   close(pidfd);
 }
 

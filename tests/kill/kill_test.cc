@@ -431,7 +431,8 @@ int DeathSignal(pid_t pid, bool wait = true) {
   return WIFSIGNALED(status) ? WTERMSIG(status) : -1;
 }
 
-// A PID that was just in use and is now free (its process exited and was reaped).
+// A PID that was just in use and is now free (its process exited and was reaped); -1 if fork failed, so every caller
+// asserts > 0 before the PID goes on a command line: "-1" there would be every process.
 pid_t FreePid() {
   const pid_t pid = fork();
   if (pid == 0) _exit(0);
@@ -513,6 +514,7 @@ TEST(KillTest, PidMayHaveSpaceAndSignAsStrtoimaxReadsIt) {
 
 TEST(KillTest, NoSuchProcessIsReportedAndTheRestAreStillSignalled) {
   const pid_t gone = FreePid();
+  ASSERT_GT(gone, 0);
   const pid_t child = SpawnPauser();
   ASSERT_GT(child, 0);
   Result r = Invoke({"kill", "-s", "KILL", std::to_string(gone), "x", std::to_string(child)});
@@ -524,6 +526,7 @@ TEST(KillTest, NoSuchProcessIsReportedAndTheRestAreStillSignalled) {
 
 TEST(KillTest, SignalZeroToAMissingProcessFails) {
   const pid_t gone = FreePid();
+  ASSERT_GT(gone, 0);
   Result r = Invoke({"kill", "-0", std::to_string(gone)});
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(r.err, "kill: '" + std::to_string(gone) + "': No such process\n");
@@ -617,6 +620,7 @@ TEST(KillTest, DoubleDashAfterAPidEndsTheOptions) {
 // GNU, whose getopt has not yet moved the PIDs it skipped, the PIDs before it are left out.
 TEST(KillTest, MinusNumberAfterAPidIsAProcessGroupAndThePidsBeforeItAreLeftOut) {
   const pid_t gone = FreePid();  // No process group has this number.
+  ASSERT_GT(gone, 0);
   const pid_t child = SpawnPauser();
   ASSERT_GT(child, 0);
   Result r = Invoke({"kill", std::to_string(child), "-" + std::to_string(gone)});
@@ -684,6 +688,7 @@ TEST(KillTest, GlibcTextsInTheUsersLanguage) {
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(FirstLine(r.err), "kill: Die Option »--list« erlaubt kein Argument\n");
   const pid_t gone = FreePid();
+  ASSERT_GT(gone, 0);
   r = Invoke({"kill", "-s", "0", std::to_string(gone)}, german);
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find(std::to_string(gone)), std::string::npos) << r.err;
