@@ -137,7 +137,9 @@ TEST(WaitForExitsTest, SaysWhichHaveExitedWhenTheDeadlinePasses) {
   const std::vector<int> fds = {fd_a, -1, fd_b};
   // A deadline already passed: polled once, nothing has exited; the skipped entry counts as exited.
   EXPECT_THAT(WaitForExits(fds, Deadline::In(absl::ZeroDuration())), IsOkAndHolds(ElementsAre(false, true, false)));
-  kill(a, SIGKILL);  // Not reaped: a zombie has exited.
+  kill(a, SIGKILL);
+  siginfo_t info;
+  ASSERT_EQ(waitid(P_PID, a, &info, WEXITED | WNOWAIT), 0);  // A zombie now, not reaped: it has exited.
   const Deadline soon = Deadline::In(absl::Milliseconds(100));
   EXPECT_THAT(WaitForExits(fds, soon), IsOkAndHolds(ElementsAre(true, true, false)));
   EXPECT_TRUE(soon.HasPassed());  // b is still running: it returned at the deadline, not before.

@@ -14,6 +14,7 @@
 
 #include "absl/strings/string_view.h"
 #include "gtest/gtest.h"
+#include "tests/kill/target_process.h"
 #include "tests/testing/locales.h"
 #include "tests/testing/run.h"
 
@@ -414,30 +415,17 @@ pid_t SpawnPauser(pid_t group = -1) {
 }
 
 // How `pid` ended: the signal that killed it, or -1 (exited, or still running after WNOHANG). Reaps it.
-// A child that was never signalled is KILLed after 10 s (a safety net, not a time bound): the case then fails.
+// A child that was never signalled is KILLed after 10 s (AwaitEnd()'s safety net, not a time bound): the case then
+// fails.
 int DeathSignal(pid_t pid, bool wait = true) {
   int status = 0;
-  pid_t got = waitpid(pid, &status, WNOHANG);
-  for (int waited_ms = 0; wait && got == 0 && waited_ms < 10000; waited_ms += 10) {
-    usleep(10000);
-    got = waitpid(pid, &status, WNOHANG);
-  }
-  if (got == 0 && wait) {
+  if (!wait && waitpid(pid, &status, WNOHANG) != pid) return -1;
+  if (wait && !AwaitEnd(pid, &status)) {
     kill(pid, SIGKILL);
     waitpid(pid, nullptr, 0);
     return -1;
   }
-  if (got != pid) return -1;
   return WIFSIGNALED(status) ? WTERMSIG(status) : -1;
-}
-
-// A PID that was just in use and is now free (its process exited and was reaped); -1 if fork failed, so every caller
-// asserts > 0 before the PID goes on a command line: "-1" there would be every process.
-pid_t FreePid() {
-  const pid_t pid = fork();
-  if (pid == 0) _exit(0);
-  waitpid(pid, nullptr, 0);
-  return pid;
 }
 
 void KillAndReap(pid_t pid) {

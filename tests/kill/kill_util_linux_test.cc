@@ -399,7 +399,7 @@ TEST(KillUtilLinuxTest, WithoutPidfdsPidfdInodeAndWaitingRefuse) {
 // so), and status 1 means none was signalled.
 TEST(KillUtilLinuxTest, RequireHandler) {
   const std::string usr1 = Str(SIGUSR1), usr2 = Str(SIGUSR2);
-  TargetProcess catching = StartTarget({"--catch", usr1}), plain = StartTarget();
+  TargetProcess catching = StartTarget({"--catch", usr1, "--ignore", usr2}), plain = StartTarget();
   ASSERT_GT(catching.pid, 0);
   ASSERT_GT(plain.pid, 0);
   const std::string c = Str(catching.pid), p = Str(plain.pid);

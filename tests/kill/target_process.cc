@@ -62,10 +62,32 @@ bool HasEnded(TargetProcess* target, int* signal) {
   return true;
 }
 
+bool AwaitEnd(pid_t pid, int* status) {
+  const int pidfd = static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
+  if (pidfd >= 0) {  // Readable once the child has ended.
+    pollfd ended = {pidfd, POLLIN, 0};
+    int ready;
+    do {
+      ready = poll(&ended, 1, 10000);
+    } while (ready < 0 && errno == EINTR);  // A signal to the test: wait again.
+    close(pidfd);
+    if (ready == 0) return false;
+  }
+  return waitpid(pid, status, 0) == pid;
+}
+
+pid_t FreePid() {
+  const pid_t pid = fork();
+  if (pid == 0) _exit(0);
+  if (pid > 0) waitpid(pid, nullptr, 0);
+  return pid;
+}
+
 int DeathSignal(TargetProcess* target) {
-  int signal = -1;
-  for (int waited_ms = 0; target->pid > 0 && !HasEnded(target, &signal) && waited_ms < 10000; waited_ms += 10) {
-    usleep(10000);
+  int signal = -1, status = 0;
+  if (target->pid > 0 && AwaitEnd(target->pid, &status)) {
+    signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+    target->pid = -1;
   }
   Stop(target);
   return signal;

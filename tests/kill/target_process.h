@@ -27,6 +27,14 @@ std::string NextLine(const TargetProcess& target);
 // Whether the target has ended; if so it is reaped, and *signal is the signal that killed it (0 if it exited).
 bool HasEnded(TargetProcess* target, int* signal = nullptr);
 
+// Waits until child `pid` has ended, on a pidfd (in a blocking waitpid where there is none), and reaps it into
+// *status. False, and still running, if it has not ended within 10 s (a safety net, not a time bound).
+bool AwaitEnd(pid_t pid, int* status);
+
+// A pid that was just in use and is now free (its process exited and was reaped): an operand no process answers to.
+// -1 if fork failed, so the caller asserts > 0 before the pid goes on a command line ("-1" is every process).
+pid_t FreePid();
+
 // How the target ends: the signal that killed it, 0 if it exited, or -1 if it is still running 10 s from now (a
 // safety net: it is then KILLed, and the case fails). Reaps it and closes its output.
 int DeathSignal(TargetProcess* target);
