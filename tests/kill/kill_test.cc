@@ -204,6 +204,7 @@ const char kTable[] = R"( 0 EXIT     Unknown signal 0
 std::string Usage(const std::string& message) { return "kill: " + message + "\n" + kTry; }
 
 TEST(KillTest, CommandLine) {
+  const std::string pid = FreePidOperand();  // Not PID 1: a case that went wrong would signal it.
   for (const Case& c : std::vector<Case>{
            {"help", {"kill", "--help"}, 0, kHelp, ""},
            {"abbreviated help", {"kill", "--he"}, 0, kHelp, ""},
@@ -214,26 +215,26 @@ TEST(KillTest, CommandLine) {
            {"-s but no PID", {"kill", "-s", "KILL"}, 1, "", Usage("no process ID specified")},
            {"a negative first PID without -- is -SIGNAL", {"kill", "-5000"}, 1, "", Usage("'5000': invalid signal")},
            {"only --", {"kill", "--"}, 1, "", Usage("no process ID specified")},
-           {"invalid -s signal", {"kill", "-s", "FOO", "1"}, 1, "", Usage("'FOO': invalid signal")},
-           {"invalid --signal", {"kill", "--signal=FOO", "1"}, 1, "", Usage("'FOO': invalid signal")},
-           {"invalid -SIGNAL", {"kill", "-FOO", "1"}, 1, "", Usage("'FOO': invalid signal")},
-           {"invalid -SIGNAL number", {"kill", "-65", "1"}, 1, "", Usage("'65': invalid signal")},
-           {"-SIGNAL above SIGRTMAX", {"kill", "-65", "1"}, 1, "", Usage("'65': invalid signal")},
+           {"invalid -s signal", {"kill", "-s", "FOO", pid}, 1, "", Usage("'FOO': invalid signal")},
+           {"invalid --signal", {"kill", "--signal=FOO", pid}, 1, "", Usage("'FOO': invalid signal")},
+           {"invalid -SIGNAL", {"kill", "-FOO", pid}, 1, "", Usage("'FOO': invalid signal")},
+           {"invalid -SIGNAL number", {"kill", "-65", pid}, 1, "", Usage("'65': invalid signal")},
+           {"-SIGNAL above SIGRTMAX", {"kill", "-65", pid}, 1, "", Usage("'65': invalid signal")},
            {"-SIGNAL must be a whole argument: digit", {"kill", "-l9"}, 1, "", Usage("invalid option -- 9")},
            {"-SIGNAL must be a whole argument: name", {"kill", "-lKILL"}, 1, "", Usage("invalid option -- K")},
-           {"-SIGNAL must be a whole argument: after -t", {"kill", "-t9", "1"}, 1, "", Usage("invalid option -- 9")},
-           {"-n with an invalid signal", {"kill", "-n", "x", "1"}, 1, "", Usage("'x': invalid signal")},
-           {"lower-case -SIGNAL is options", {"kill", "-term", "1"}, 1, "", Usage("invalid option -- 'e'")},
+           {"-SIGNAL must be a whole argument: after -t", {"kill", "-t9", pid}, 1, "", Usage("invalid option -- 9")},
+           {"-n with an invalid signal", {"kill", "-n", "x", pid}, 1, "", Usage("'x': invalid signal")},
+           {"lower-case -SIGNAL is options", {"kill", "-term", pid}, 1, "", Usage("invalid option -- 'e'")},
            {"-s needs an argument", {"kill", "-s"}, 1, "", Usage("option requires an argument -- 's'")},
            {"--signal needs an argument", {"kill", "--signal"}, 1, "",
             Usage("option '--signal' requires an argument")},
-           {"unknown option", {"kill", "-x", "1"}, 1, "", Usage("invalid option -- 'x'")},
+           {"unknown option", {"kill", "-x", pid}, 1, "", Usage("invalid option -- 'x'")},
            {"unknown long option", {"kill", "--bogus"}, 1, "", Usage("unrecognized option '--bogus'")},
-           {"two -s", {"kill", "-s", "HUP", "-s", "INT", "1"}, 1, "", Usage("'INT': multiple signals specified")},
-           {"-SIGNAL then -s", {"kill", "-9", "-s", "INT", "1"}, 1, "", Usage("'INT': multiple signals specified")},
-           {"-NAME after the first argument is still a signal", {"kill", "-s", "0", "-KILL", "1"}, 1, "",
+           {"two -s", {"kill", "-s", "HUP", "-s", "INT", pid}, 1, "", Usage("'INT': multiple signals specified")},
+           {"-SIGNAL then -s", {"kill", "-9", "-s", "INT", pid}, 1, "", Usage("'INT': multiple signals specified")},
+           {"-NAME after the first argument is still a signal", {"kill", "-s", "0", "-KILL", pid}, 1, "",
             Usage("'KILL': multiple signals specified")},
-           {"-NAME after a PID is still a signal", {"kill", "-s", "0", "1", "-HUP"}, 1, "",
+           {"-NAME after a PID is still a signal", {"kill", "-s", "0", pid, "-HUP"}, 1, "",
             Usage("'HUP': multiple signals specified")},
            {"-l with -s", {"kill", "-l", "-s", "1"}, 1, "", Usage("cannot combine signal with -l or -t")},
            {"-t with -s", {"kill", "-t", "-s", "1"}, 1, "", Usage("cannot combine signal with -l or -t")},
@@ -632,6 +633,7 @@ TEST(KillTest, MessagesInTheUsersLanguage) {
   const GeneratedLocale de = MakeLocale("de_DE", "UTF-8");
   if (!de.skip_reason.empty()) GTEST_SKIP() << de.skip_reason;
   if (!HasGermanCatalog()) GTEST_SKIP() << "GNU coreutils' German catalog is not installed";
+  const std::string pid = FreePidOperand();  // Not PID 1: a case that went wrong would signal it.
   Options german;
   german.env = de.env;
   Result r = Invoke({"kill"}, german);
@@ -646,7 +648,7 @@ TEST(KillTest, MessagesInTheUsersLanguage) {
   r = Invoke({"kill", "-lKILL"}, german);
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(FirstLine(r.err), "kill: ungültige Option -- K\n");
-  r = Invoke({"kill", "-s", "0", "-KILL", "1"}, german);
+  r = Invoke({"kill", "-s", "0", "-KILL", pid}, german);
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(FirstLine(r.err).find("KILL"), std::string::npos) << r.err;
   EXPECT_NE(FirstLine(r.err).find(": mehrere Signale angegeben\n"), std::string::npos) << r.err;

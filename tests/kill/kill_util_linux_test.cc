@@ -83,13 +83,14 @@ TEST(KillUtilLinuxTest, DifferenceFromUtilLinuxMasksFollowGnusListing) {
 // Options of util-linux's that GNU's kill does not have, read with GNU's grammar and said in GNU's way (util-linux's
 // own messages have no Try line and other words).
 TEST(KillUtilLinuxTest, DifferenceFromUtilLinuxUsageErrorsInGnusWay) {
+  const std::string pid = FreePidOperand();  // Not PID 1: a case that went wrong would signal it.
   for (const Case& c : std::vector<Case>{
            // util-linux: "kill: argument error: 'x'" and the like, without the Try line.
-           {"-q not a number", {"kill", "-q", "x", "1"}, 1, "", Usage("'x': invalid queue value")},
-           {"-q hex", {"kill", "-q", "0x10", "1"}, 1, "", Usage("'0x10': invalid queue value")},
-           {"-q beyond int", {"kill", "-q", "2147483648", "1"}, 1, "", Usage("'2147483648': invalid queue value")},
-           {"-q empty", {"kill", "--queue=", "1"}, 1, "", Usage("'': invalid queue value")},
-           {"-q trailing garbage", {"kill", "-q5x", "1"}, 1, "", Usage("'5x': invalid queue value")},
+           {"-q not a number", {"kill", "-q", "x", pid}, 1, "", Usage("'x': invalid queue value")},
+           {"-q hex", {"kill", "-q", "0x10", pid}, 1, "", Usage("'0x10': invalid queue value")},
+           {"-q beyond int", {"kill", "-q", "2147483648", pid}, 1, "", Usage("'2147483648': invalid queue value")},
+           {"-q empty", {"kill", "--queue=", pid}, 1, "", Usage("'': invalid queue value")},
+           {"-q trailing garbage", {"kill", "-q5x", pid}, 1, "", Usage("'5x': invalid queue value")},
            {"-q needs an argument", {"kill", "-q"}, 1, "", Usage("option requires an argument -- 'q'")},
            {"--queue needs an argument", {"kill", "--queue"}, 1, "", Usage("option '--queue' requires an argument")},
            {"--timeout needs an argument", {"kill", "--timeout"}, 1, "",
@@ -99,16 +100,16 @@ TEST(KillUtilLinuxTest, DifferenceFromUtilLinuxUsageErrorsInGnusWay) {
             Usage("missing follow-up signal after '--timeout 100'")},
            {"--timeout= without its signal", {"kill", "--timeout=100"}, 1, "",
             Usage("missing follow-up signal after '--timeout 100'")},
-           {"--timeout MS not a number", {"kill", "--timeout", "x", "KILL", "1"}, 1, "",
+           {"--timeout MS not a number", {"kill", "--timeout", "x", "KILL", pid}, 1, "",
             Usage("'x': invalid number of milliseconds")},
            // util-linux takes a negative MS as poll's "for ever".
-           {"--timeout MS negative", {"kill", "--timeout", "-5", "KILL", "1"}, 1, "",
+           {"--timeout MS negative", {"kill", "--timeout", "-5", "KILL", pid}, 1, "",
             Usage("'-5': invalid number of milliseconds")},
-           {"--timeout MS beyond int", {"kill", "--timeout", "2147483648", "KILL", "1"}, 1, "",
+           {"--timeout MS beyond int", {"kill", "--timeout", "2147483648", "KILL", pid}, 1, "",
             Usage("'2147483648': invalid number of milliseconds")},
            // util-linux: "unknown signal FOO; valid signals:" and its table.
-           {"--timeout bad signal", {"kill", "--timeout", "100", "FOO", "1"}, 1, "", Usage("'FOO': invalid signal")},
-           {"--timeout's signal is a name or number, not -SIGNAL", {"kill", "--timeout", "100", "-9", "1"}, 1, "",
+           {"--timeout bad signal", {"kill", "--timeout", "100", "FOO", pid}, 1, "", Usage("'FOO': invalid signal")},
+           {"--timeout's signal is a name or number, not -SIGNAL", {"kill", "--timeout", "100", "-9", pid}, 1, "",
             Usage("'-9': invalid signal")},
            // util-linux: "kill: too few arguments" / "invalid PID argument: 'x'" / "too many arguments".
            {"-d needs an argument", {"kill", "-d"}, 1, "", Usage("option requires an argument -- 'd'")},
@@ -117,14 +118,14 @@ TEST(KillUtilLinuxTest, DifferenceFromUtilLinuxUsageErrorsInGnusWay) {
            {"-d not a PID", {"kill", "-d", "x"}, 1, "", Usage("'x': invalid process id")},
            {"-d 0", {"kill", "-d", "0"}, 1, "", Usage("'0': invalid process id")},
            {"-d a group", {"kill", "-d", "-1"}, 1, "", Usage("'-1': invalid process id")},
-           {"-d PID:INODE", {"kill", "-d", "1:2"}, 1, "", Usage("'1:2': invalid process id")},
-           {"-d with a PID operand", {"kill", "-d", "1", "2"}, 1, "", Usage("extra operand '2'")},
-           {"-d twice", {"kill", "-d", "1", "-d", "2"}, 1, "", Usage("multiple -d options specified")},
-           {"-d with -l", {"kill", "-d", "1", "-l"}, 1, "", Usage("cannot combine -d with -l or -t")},
-           {"-t with -d", {"kill", "-t", "-d", "1"}, 1, "", Usage("cannot combine -d with -l or -t")},
-           {"-d with a signal", {"kill", "-d", "1", "-s", "HUP"}, 1, "", Usage("cannot combine signal with -d")},
-           {"-d with -q", {"kill", "-q", "1", "-d", "1"}, 1, "", Usage("cannot combine -q with -d")},
-           {"-d with --verbose", {"kill", "--verbose", "-d", "1"}, 1, "", Usage("cannot combine --verbose with -d")},
+           {"-d PID:INODE", {"kill", "-d", pid + ":2"}, 1, "", Usage("'" + pid + ":2': invalid process id")},
+           {"-d with a PID operand", {"kill", "-d", pid, pid}, 1, "", Usage("extra operand '" + pid + "'")},
+           {"-d twice", {"kill", "-d", pid, "-d", pid}, 1, "", Usage("multiple -d options specified")},
+           {"-d with -l", {"kill", "-d", pid, "-l"}, 1, "", Usage("cannot combine -d with -l or -t")},
+           {"-t with -d", {"kill", "-t", "-d", pid}, 1, "", Usage("cannot combine -d with -l or -t")},
+           {"-d with a signal", {"kill", "-d", pid, "-s", "HUP"}, 1, "", Usage("cannot combine signal with -d")},
+           {"-d with -q", {"kill", "-q", "1", "-d", pid}, 1, "", Usage("cannot combine -q with -d")},
+           {"-d with --verbose", {"kill", "--verbose", "-d", pid}, 1, "", Usage("cannot combine --verbose with -d")},
            // util-linux lists, ignoring the other options.
            {"-l with -q", {"kill", "-l", "-q", "1"}, 1, "", Usage("cannot combine -q with -l or -t")},
            {"-t with -r", {"kill", "-r", "-t"}, 1, "", Usage("cannot combine -r with -l or -t")},
@@ -137,9 +138,9 @@ TEST(KillUtilLinuxTest, DifferenceFromUtilLinuxUsageErrorsInGnusWay) {
            {"no PID", {"kill", "-q", "1", "--verbose"}, 1, "", Usage("no process ID specified")},
            // util-linux: "failed to obtain a valid file descriptor for PID -5: Invalid argument" (--timeout), or
            // nothing at all and status 1 (-r).
-           {"--timeout with a process group", {"kill", "--timeout", "10", "KILL", "--", "-5"}, 1, "",
-            Usage("--timeout: cannot wait for '-5': a group of processes has no pidfd, and waiting for one would mean "
-                  "polling")},
+           {"--timeout with a process group", {"kill", "--timeout", "10", "KILL", "--", "-" + pid}, 1, "",
+            Usage("--timeout: cannot wait for '-" + pid +
+                  "': a group of processes has no pidfd, and waiting for one would mean polling")},
            {"-r with our process group", {"kill", "-r", "0"}, 1, "",
             Usage("-r: '0' names a group of processes, not one whose handler can be looked up")},
            {"-r with every process", {"kill", "-r", "-s", "HUP", "-1"}, 1, "",
@@ -152,6 +153,7 @@ TEST(KillUtilLinuxTest, DifferenceFromUtilLinuxUsageErrorsInGnusWay) {
 // GNU's abbreviations --s, --t and --v stay GNU's, though util-linux's --show-process-state, --timeout and
 // --verbose now share their first letters (getopt would otherwise call them ambiguous); so do getopt's words for them.
 TEST(KillUtilLinuxTest, GnusAbbreviationsStay) {
+  const std::string pid = FreePidOperand();  // Not PID 1: a case that went wrong would signal it.
   const std::string version =
       "kill (coreutils) 0.1.0\nWritten from GNU coreutils' documented behaviour; shares no code with it.\n";
   for (const Case& c : std::vector<Case>{
@@ -160,14 +162,14 @@ TEST(KillUtilLinuxTest, GnusAbbreviationsStay) {
            {"--ver is --version", {"kill", "--ver"}, 0, version, ""},
            {"--vers is --version", {"kill", "--vers"}, 0, version, ""},
            {"--t is --table", {"kill", "--t", "9"}, 0, " 9 KILL     Killed\n", ""},
-           {"--s is --signal", {"kill", "--s", "FOO", "1"}, 1, "", Usage("'FOO': invalid signal")},
-           {"--s= is --signal=", {"kill", "--s=FOO", "1"}, 1, "", Usage("'FOO': invalid signal")},
+           {"--s is --signal", {"kill", "--s", "FOO", pid}, 1, "", Usage("'FOO': invalid signal")},
+           {"--s= is --signal=", {"kill", "--s=FOO", pid}, 1, "", Usage("'FOO': invalid signal")},
            {"--s without its argument", {"kill", "--s"}, 1, "", Usage("option '--signal' requires an argument")},
            {"--t takes no argument", {"kill", "--t=9"}, 1, "", Usage("option '--table' doesn't allow an argument")},
            {"--v takes no argument", {"kill", "--v=1"}, 1, "", Usage("option '--version' doesn't allow an argument")},
            {"--ver takes no argument", {"kill", "--ver=1"}, 1, "",
             Usage("option '--version' doesn't allow an argument")},
-           {"--ti is --timeout", {"kill", "--ti", "x", "KILL", "1"}, 1, "",
+           {"--ti is --timeout", {"kill", "--ti", "x", "KILL", pid}, 1, "",
             Usage("'x': invalid number of milliseconds")},
            {"--sh is --show-process-state", {"kill", "--sh", "x"}, 1, "", Usage("'x': invalid process id")},
            {"--verb is --verbose", {"kill", "--verb"}, 1, "", Usage("no process ID specified")},
@@ -179,11 +181,12 @@ TEST(KillUtilLinuxTest, GnusAbbreviationsStay) {
 // Short options GNU's kill rejects now mean something, so a lower-case signal name (a user's mistake) is reported
 // at another letter than GNU reports it.
 TEST(KillUtilLinuxTest, DifferenceFromGnuLowerCaseSignalNamesMeetNewShortOptions) {
+  const std::string pid = FreePidOperand();  // Not PID 1: a case that went wrong would signal it.
   for (const Case& c : std::vector<Case>{
            // GNU: "invalid option -- 'q'".
-           {"-quit reads as -q uit", {"kill", "-quit", "1"}, 1, "", Usage("'uit': invalid queue value")},
+           {"-quit reads as -q uit", {"kill", "-quit", pid}, 1, "", Usage("'uit': invalid queue value")},
            // GNU: "invalid option -- 'r'"; here -r, then -t, then 'm'.
-           {"-rtmin reads as -r -t -m", {"kill", "-rtmin", "1"}, 1, "", Usage("invalid option -- 'm'")},
+           {"-rtmin reads as -r -t -m", {"kill", "-rtmin", pid}, 1, "", Usage("invalid option -- 'm'")},
            // GNU: "invalid option -- 'd'"; -d takes the rest as its PID.
            {"-done reads as -d one", {"kill", "-done"}, 1, "", Usage("'one': invalid process id")},
        }) {
@@ -194,10 +197,11 @@ TEST(KillUtilLinuxTest, DifferenceFromGnuLowerCaseSignalNamesMeetNewShortOptions
 // util-linux's options that are not ours: process names are out of scope, so -p and -a stay invalid as in GNU;
 // -h and -V are GNU's (-V a signal letter).
 TEST(KillUtilLinuxTest, DifferenceFromUtilLinuxNameOptionsStayGnus) {
+  const std::string pid = FreePidOperand();  // Not PID 1: a case that went wrong would signal it.
   for (const Case& c : std::vector<Case>{
-           {"-p", {"kill", "-p", "1"}, 1, "", Usage("invalid option -- 'p'")},
-           {"-a", {"kill", "-a", "1"}, 1, "", Usage("invalid option -- 'a'")},
-           {"--pid", {"kill", "--pid", "1"}, 1, "", Usage("unrecognized option '--pid'")},
+           {"-p", {"kill", "-p", pid}, 1, "", Usage("invalid option -- 'p'")},
+           {"-a", {"kill", "-a", pid}, 1, "", Usage("invalid option -- 'a'")},
+           {"--pid", {"kill", "--pid", pid}, 1, "", Usage("unrecognized option '--pid'")},
            {"-h", {"kill", "-h"}, 1, "", Usage("invalid option -- 'h'")},
            {"-V", {"kill", "-V"}, 1, "", Usage("'V': invalid signal")},
            {"a name is no PID", {"kill", "-s", "0", "sleep"}, 1, "", "kill: 'sleep': invalid process id\n"},
@@ -366,8 +370,10 @@ TEST(KillUtilLinuxTest, PidAndPidfdInode) {
 
 TEST(KillUtilLinuxTest, PidAndPidfdInodeMalformed) {
   // util-linux takes each as a process name: "kill: cannot find process "1:0"".
-  for (const std::string bad : {"1:0", "1:", "1:x", "1:+2", "1: 2", "1:2 ", "0:5", "-1:5", ":5", "1:2:3",
-                                 "1:18446744073709551616"}) {
+  const std::string pid = FreePidOperand();  // Not PID 1: a case that went wrong would check it.
+  for (const std::string& bad : std::vector<std::string>{pid + ":0", pid + ":", pid + ":x", pid + ":+2", pid + ": 2",
+                                                         pid + ":2 ", "0:5", "-1:5", ":5", pid + ":2:3",
+                                                         pid + ":18446744073709551616"}) {
     ExpectCase({bad, {"kill", "-s", "0", "--", bad}, 1, "", "kill: '" + bad + "': invalid process id\n"});
   }
 }

@@ -148,13 +148,15 @@ TEST(KillWaitTest, WithPidAndPidfdInodeAndQueue) {
 // A group has no pidfd; waiting for one would mean polling /proc. So --wait with 0, -1 or -N is a usage error, and
 // nothing is sent to any target.
 TEST(KillWaitTest, AGroupCannotBeWaitedFor) {
+  const std::string pid = FreePidOperand();  // Not PID 1: a case that went wrong would signal it.
   const std::string why = ": a group of processes has no pidfd, and waiting for one would mean polling";
   for (const Case& c : std::vector<Case>{
            {"our group", {"kill", "--wait", "0"}, 1, "", Usage("--wait: cannot wait for '0'" + why)},
            {"every process", {"kill", "-s", "0", "--wait", "-1"}, 1, "", Usage("--wait: cannot wait for '-1'" + why)},
-           {"a group after --", {"kill", "--wait", "--", "-5"}, 1, "", Usage("--wait: cannot wait for '-5'" + why)},
-           {"--wait names it before --timeout", {"kill", "--timeout", "1", "KILL", "--wait", "--", "-5"}, 1, "",
-            Usage("--wait: cannot wait for '-5'" + why)},
+           {"a group after --", {"kill", "--wait", "--", "-" + pid}, 1, "",
+            Usage("--wait: cannot wait for '-" + pid + "'" + why)},
+           {"--wait names it before --timeout", {"kill", "--timeout", "1", "KILL", "--wait", "--", "-" + pid}, 1, "",
+            Usage("--wait: cannot wait for '-" + pid + "'" + why)},
        }) {
     ExpectCase(c);
   }
@@ -167,12 +169,13 @@ TEST(KillWaitTest, AGroupCannotBeWaitedFor) {
 }
 
 TEST(KillWaitTest, BadDurations) {
+  const std::string pid = FreePidOperand();  // Not PID 1: a case that went wrong would signal it.
   for (const Case& c : std::vector<Case>{
-           {"not a number", {"kill", "--wait=x", "1"}, 1, "", Usage("invalid time interval 'x'")},
-           {"empty", {"kill", "--wait=", "1"}, 1, "", Usage("invalid time interval ''")},
-           {"negative", {"kill", "--wait=-1", "1"}, 1, "", Usage("invalid time interval '-1'")},
-           {"trailing blank", {"kill", "--wait=1 ", "1"}, 1, "", Usage("invalid time interval '1 '")},
-           {"abbreviated", {"kill", "--wa=x", "1"}, 1, "", Usage("invalid time interval 'x'")},
+           {"not a number", {"kill", "--wait=x", pid}, 1, "", Usage("invalid time interval 'x'")},
+           {"empty", {"kill", "--wait=", pid}, 1, "", Usage("invalid time interval ''")},
+           {"negative", {"kill", "--wait=-1", pid}, 1, "", Usage("invalid time interval '-1'")},
+           {"trailing blank", {"kill", "--wait=1 ", pid}, 1, "", Usage("invalid time interval '1 '")},
+           {"abbreviated", {"kill", "--wa=x", pid}, 1, "", Usage("invalid time interval 'x'")},
            {"no PID", {"kill", "--wait=1"}, 1, "", Usage("no process ID specified")},
        }) {
     ExpectCase(c);

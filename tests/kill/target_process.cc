@@ -83,6 +83,11 @@ pid_t FreePid() {
   return pid;
 }
 
+std::string FreePidOperand() {
+  const pid_t pid = FreePid();
+  return pid > 0 ? std::to_string(pid) : "no-free-pid";
+}
+
 int DeathSignal(TargetProcess* target) {
   int signal = -1, status = 0;
   if (target->pid > 0 && AwaitEnd(target->pid, &status)) {

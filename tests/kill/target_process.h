@@ -35,6 +35,10 @@ bool AwaitEnd(pid_t pid, int* status);
 // -1 if fork failed, so the caller asserts > 0 before the pid goes on a command line ("-1" is every process).
 pid_t FreePid();
 
+// FreePid() in decimal, for a PID operand that no case should ever signal; "no-free-pid" (an invalid PID, so the case
+// fails and nothing is signalled) if fork failed.
+std::string FreePidOperand();
+
 // How the target ends: the signal that killed it, 0 if it exited, or -1 if it is still running 10 s from now (a
 // safety net: it is then KILLed, and the case fails). Reaps it and closes its output.
 int DeathSignal(TargetProcess* target);
