@@ -259,17 +259,22 @@ TEST(KillUtilLinuxTest, TimeoutSendsTheFollowUpToATargetStillRunning) {
   EXPECT_EQ(DeathSignal(&target), SIGKILL);
 }
 
+// The chain ends with a signal the target catches and exits on, so that it reads both and says so in order however
+// late it runs (ending with KILL, the target had to read HUP within the 50 ms before KILL).
 TEST(KillUtilLinuxTest, TimeoutChainInOrderSaidByVerbose) {
-  TargetProcess target = StartTarget({"--ignore", Str(SIGTERM), "--catch", Str(SIGHUP)});
+  const std::string hup = Str(SIGHUP), usr1 = Str(SIGUSR1);
+  TargetProcess target =
+      StartTarget({"--ignore", Str(SIGTERM), "--catch", hup, "--catch", usr1, "--exit-on", usr1});
   ASSERT_GT(target.pid, 0);
   const std::string pid = Str(target.pid);
   // The same lines as util-linux's kill.
-  ExpectCase({"HUP, then KILL", {"kill", "--verbose", "--timeout", "50", "HUP", "--timeout", "50", "KILL", pid}, 0,
-              "sending signal 15 to pid " + pid + "\ntimeout, sending signal 1 to pid " + pid +
-                  "\ntimeout, sending signal 9 to pid " + pid + "\n",
+  ExpectCase({"HUP, then USR1", {"kill", "--verbose", "--timeout", "50", "HUP", "--timeout", "50", "USR1", pid}, 0,
+              "sending signal 15 to pid " + pid + "\ntimeout, sending signal " + hup + " to pid " + pid +
+                  "\ntimeout, sending signal " + usr1 + " to pid " + pid + "\n",
               ""});
-  EXPECT_EQ(NextLine(target), Str(SIGHUP) + " SI_USER -");
-  EXPECT_EQ(DeathSignal(&target), SIGKILL);
+  EXPECT_EQ(NextLine(target), hup + " SI_USER -");
+  EXPECT_EQ(NextLine(target), usr1 + " SI_USER -");
+  EXPECT_EQ(DeathSignal(&target), 0);  // It exited on USR1, the end of the chain.
 }
 
 TEST(KillUtilLinuxTest, TimeoutSendsNothingMoreToATargetThatHasExited) {
