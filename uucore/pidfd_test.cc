@@ -178,6 +178,33 @@ TEST(WaitForExitsTest, AHandledSignalDoesNotEndTheWaitEarly) {
   close(pidfd);
 }
 
+// A caller's timer (made before the caller opened its descriptors) serves one wait after another; one without a
+// descriptor is an error for a wait with a deadline ahead, and not needed for one already passed.
+TEST(WaitForExitsTest, WithTheCallersTimer) {
+  const pid_t child = Pauser();
+  ASSERT_GT(child, 0);
+  const int pidfd = OpenOrSkip(child);
+  if (pidfd < 0) {
+    KillAndReap(child);
+    GTEST_SKIP() << "no pidfd_open here";
+  }
+  absl::StatusOr<DeadlineTimer> timer = DeadlineTimer::Create();
+  ASSERT_THAT(timer, IsOk());
+  for (absl::Duration wait : {absl::Milliseconds(50), absl::Milliseconds(20), absl::Milliseconds(80)}) {
+    const Deadline deadline = Deadline::In(wait);
+    EXPECT_THAT(WaitForExits({pidfd}, deadline, &*timer), IsOkAndHolds(ElementsAre(false))) << wait;
+    EXPECT_TRUE(deadline.HasPassed()) << wait;
+  }
+  DeadlineTimer none;
+  EXPECT_THAT(WaitForExits({pidfd}, Deadline::In(absl::Seconds(10)), &none),
+              StatusIs(absl::StatusCode::kFailedPrecondition));
+  EXPECT_THAT(WaitForExits({pidfd}, Deadline::In(absl::ZeroDuration()), &none), IsOkAndHolds(ElementsAre(false)));
+  kill(child, SIGKILL);
+  EXPECT_THAT(WaitForExits({pidfd}, Deadline::In(absl::Seconds(10)), &*timer), IsOkAndHolds(ElementsAre(true)));
+  waitpid(child, nullptr, 0);
+  close(pidfd);
+}
+
 TEST(WaitForExitsTest, AClosedDescriptorIsAnError) {
   int pipe_fds[2];
   ASSERT_EQ(pipe(pipe_fds), 0);

@@ -3,8 +3,10 @@
 // case checks what the targets, children of this test, did by the time kill returned: a target kill has waited for
 // has exited, so waitpid(WNOHANG) reaps it at once. Time limits are generous (0.3 s against processes that would
 // run for ever), and no case asserts how long anything took.
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <string>
@@ -32,6 +34,12 @@ TargetProcess ExitingChild(int ms) {
   }
   return child;
 }
+
+// Stop()s a process when the case ends, however it ends.
+struct StopsWhenDone {
+  TargetProcess* process;
+  ~StopsWhenDone() { Stop(process); }
+};
 
 TEST(KillWaitTest, ReturnsOnceTheTargetHasExited) {
   TargetProcess target = StartTarget();
@@ -64,6 +72,45 @@ TEST(KillWaitTest, DurationRunsOutWith124) {
   ExpectCase({"a suffix", {"kill", "-0", "--wait=0.005m", Str(target.pid)}, 124, "", ""});
   EXPECT_FALSE(HasEnded(&target));
   Stop(&target);
+}
+
+// The deadline is a point in time, not the time that was left when kill was stopped: kill stopped in its wait and
+// continued 2 s after its deadline has passed returns with 124 at once (within 1 s, a generous bound). Were the time
+// left restarted at the continue, kill would wait 2 s more.
+TEST(KillWaitTest, TheDeadlineHoldsAcrossAStopAndContinue) {
+  TargetProcess target = StartTarget();
+  ASSERT_GT(target.pid, 0);
+  const std::string pid = Str(target.pid), binary = BinaryPath();
+  int out[2];
+  ASSERT_EQ(pipe2(out, O_CLOEXEC), 0);
+  std::vector<const char*> argv = {"kill", "--verbose", "-s", "0", "--wait=2", pid.c_str(), nullptr};
+  const pid_t kill_pid = fork();
+  if (kill_pid == 0) {
+    dup2(out[1], 1);
+    execv(binary.c_str(), const_cast<char**>(argv.data()));
+    _exit(127);
+  }
+  close(out[1]);
+  ASSERT_GT(kill_pid, 0);
+  TargetProcess killer = {kill_pid, out[0]};
+  const StopsWhenDone stops_killer{&killer}, stops_target{&target};  // Nothing left behind, whatever fails.
+  // kill writes its line once its deadline is set, just before the wait.
+  ASSERT_EQ(NextLine(killer), "sending signal 0 to pid " + pid);
+  ASSERT_EQ(kill(kill_pid, SIGSTOP), 0);
+  int status = 0;
+  ASSERT_EQ(waitpid(kill_pid, &status, WUNTRACED), kill_pid);
+  ASSERT_TRUE(WIFSTOPPED(status));
+  timespec stopped_for = {4, 0};  // The deadline passes 2 s into the stop.
+  while (nanosleep(&stopped_for, &stopped_for) != 0) {  // EINTR: sleep what is left.
+  }
+  const double continued = Now();
+  ASSERT_EQ(kill(kill_pid, SIGCONT), 0);
+  ASSERT_TRUE(AwaitEnd(kill_pid, &status));
+  killer.pid = -1;
+  const double late = Now() - continued;
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 124) << status;
+  EXPECT_LT(late, 1.0) << "returned " << late << " s after SIGCONT";
+  EXPECT_FALSE(HasEnded(&target));
 }
 
 TEST(KillWaitTest, TimeoutThenWaitIsACleanStopInOneCommand) {
