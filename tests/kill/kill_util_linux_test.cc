@@ -277,6 +277,40 @@ TEST(KillUtilLinuxTest, TimeoutChainInOrderSaidByVerbose) {
   EXPECT_EQ(DeathSignal(&target), 0);  // It exited on USR1, the end of the chain.
 }
 
+// Each target --timeout follows holds a pidfd from before the first signal: kill raises its soft limit of open files
+// to the hard one, so 40 targets under `ulimit -S -n 16 -H -n 64` all get TERM, then KILL, as with util-linux (which
+// opens one pidfd at a time).
+TEST(KillUtilLinuxTest, TimeoutFollowsMoreTargetsThanTheSoftLimitOfOpenFiles) {
+  std::vector<TargetProcess> targets = StartTargets(40, {"--ignore", Str(SIGTERM)});
+  ASSERT_EQ(targets.size(), 40u);
+  std::vector<std::string> argv = {"kill", "--timeout", "100", "KILL"};
+  for (const TargetProcess& target : targets) argv.push_back(Str(target.pid));
+  Options limited;
+  limited.before_exec = LimitOpenFiles(16, 64);
+  ExpectCase({"40 targets, soft limit 16, hard 64", argv, 0, "", ""}, limited);
+  for (TargetProcess& target : targets) EXPECT_EQ(DeathSignal(&target), SIGKILL) << target.pid;
+}
+
+// util-linux follows one target after the other, with one pidfd open at a time, so it signals them all however low
+// the limit; here, when the hard limit cannot hold every target's pidfd, nothing is sent: one line says so, status 1.
+TEST(KillUtilLinuxTest, DifferenceFromUtilLinuxTimeoutSendsNothingBeyondTheHardLimitOfOpenFiles) {
+  std::vector<TargetProcess> targets = StartTargets(40);
+  ASSERT_EQ(targets.size(), 40u);
+  std::vector<std::string> argv = {"kill", "--verbose", "--timeout", "100", "KILL"};
+  for (const TargetProcess& target : targets) argv.push_back(Str(target.pid));
+  argv.push_back("x");  // Not reported either: the one line is all.
+  Options limited;
+  limited.before_exec = LimitOpenFiles(16, 32);
+  ExpectCase({"40 targets, hard limit 32", argv, 1, "",
+              "kill: --timeout: cannot open a pidfd for each of 40 targets within the limit of 32 open files: "
+              "nothing sent\n"},
+             limited);
+  for (TargetProcess& target : targets) {
+    EXPECT_FALSE(HasEnded(&target));
+    Stop(&target);
+  }
+}
+
 TEST(KillUtilLinuxTest, TimeoutSendsNothingMoreToATargetThatHasExited) {
   TargetProcess target = StartTarget();
   ASSERT_GT(target.pid, 0);

@@ -179,6 +179,30 @@ TEST(KillWaitTest, ExitStatusWhenASignalCouldNotBeSent) {
   Stop(&target);
 }
 
+// --wait holds a pidfd per target from before the signal, within the hard limit of open files (kill raises its soft
+// limit to it); beyond it nothing is sent.
+TEST(KillWaitTest, AsManyTargetsAsTheHardLimitOfOpenFilesHolds) {
+  std::vector<TargetProcess> targets = StartTargets(40);
+  ASSERT_EQ(targets.size(), 40u);
+  std::vector<std::string> argv = {"kill", "--wait"};
+  for (const TargetProcess& target : targets) argv.push_back(Str(target.pid));
+  Options limited;
+  limited.before_exec = LimitOpenFiles(16, 32);
+  ExpectCase({"hard limit 32: nothing sent", argv, 1, "",
+              "kill: --wait: cannot open a pidfd for each of 40 targets within the limit of 32 open files: "
+              "nothing sent\n"},
+             limited);
+  for (TargetProcess& target : targets) EXPECT_FALSE(HasEnded(&target));
+  limited.before_exec = LimitOpenFiles(16, 64);
+  ExpectCase({"soft limit 16, hard 64: all waited for", argv, 0, "", ""}, limited);
+  for (TargetProcess& target : targets) {
+    int signal = -1;
+    EXPECT_TRUE(HasEnded(&target, &signal)) << target.pid;  // Already a zombie when kill returned.
+    EXPECT_EQ(signal, SIGTERM);
+    Stop(&target);
+  }
+}
+
 TEST(KillWaitTest, WithPidAndPidfdInodeAndQueue) {
   TargetProcess target = StartTarget({"--catch", Str(SIGUSR1), "--exit-on", Str(SIGUSR1)});
   ASSERT_GT(target.pid, 0);

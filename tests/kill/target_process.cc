@@ -9,12 +9,14 @@
 #include <signal.h>
 #include <stddef.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/vfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -116,6 +118,23 @@ unsigned long long PidfdInodeOf(pid_t pid) {  // NOLINT(runtime/int)
   const bool pidfs = fstatfs(pidfd, &fs) == 0 && fs.f_type == 0x50494446 && fstat(pidfd, &st) == 0;
   close(pidfd);
   return pidfs ? st.st_ino : 0;
+}
+
+std::function<void()> LimitOpenFiles(unsigned soft, unsigned hard) {
+  return [soft, hard] {
+    const rlimit limit = {soft, hard};
+    if (setrlimit(RLIMIT_NOFILE, &limit) != 0) _exit(125);
+  };
+}
+
+std::vector<TargetProcess> StartTargets(int count, const std::vector<std::string>& args) {
+  std::vector<TargetProcess> targets;
+  for (int i = 0; i < count; ++i) {
+    TargetProcess target = StartTarget(args);
+    if (target.pid <= 0) break;
+    targets.push_back(target);
+  }
+  return targets;
 }
 
 #if defined(__x86_64__)
