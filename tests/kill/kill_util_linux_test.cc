@@ -407,6 +407,35 @@ TEST(KillUtilLinuxTest, PidAndPidfdInode) {
   ExpectCase({"gone", {"kill", right}, 1, "", "kill: '" + right + "': No such process\n"});
 }
 
+// A thread's id (not its process's leader) names no process to follow: --timeout, --wait and PID:PIDFD_INODE say
+// so, and send it nothing (util-linux: "kill: failed to obtain a valid file descriptor for PID TID: No such file or
+// directory"). Where nothing needs a pidfd, kill(2) takes the id as GNU's kill does, and signals the thread's process.
+TEST(KillUtilLinuxTest, DifferenceFromUtilLinuxAThreadIsNoProcessToFollow) {
+  TargetProcess target = StartTarget({"--threads", "1"});
+  ASSERT_GT(target.pid, 0);
+  const std::string line = NextLine(target);
+  ASSERT_EQ(line.rfind("thread ", 0), 0u) << line;
+  const std::string tid = line.substr(7);
+  ASSERT_NE(tid, Str(target.pid));
+  for (const Case& c : std::vector<Case>{
+           {"--timeout", {"kill", "--timeout", "100", "KILL", tid}, 1, "",
+            "kill: '" + tid + "': a thread, not a process (--timeout follows processes)\n"},
+           {"--wait", {"kill", "-s", "0", "--wait", tid}, 1, "",
+            "kill: '" + tid + "': a thread, not a process (--wait follows processes)\n"},
+           {"--verbose names the signal first", {"kill", "--verbose", "--wait", tid}, 1,
+            "sending signal 15 to pid " + tid + "\n",
+            "kill: '" + tid + "': a thread, not a process (--wait follows processes)\n"},
+           {"TID:INODE", {"kill", tid + ":1"}, 1, "",
+            "kill: '" + tid + ":1': a thread, not a process (PID:PIDFD_INODE names processes)\n"},
+           {"-s 0 alone checks its process", {"kill", "-s", "0", tid}, 0, "", ""},
+       }) {
+    ExpectCase(c);
+  }
+  EXPECT_FALSE(HasEnded(&target));
+  ExpectCase({"plain kill signals its process", {"kill", tid}, 0, "", ""});
+  EXPECT_EQ(DeathSignal(&target), SIGTERM);
+}
+
 TEST(KillUtilLinuxTest, PidAndPidfdInodeMalformed) {
   // util-linux takes each as a process name: "kill: cannot find process "1:0"".
   const std::string pid = FreePidOperand();  // Not PID 1: a case that went wrong would check it.

@@ -1,6 +1,7 @@
 #include "utils/kill/pidfds.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -50,7 +51,9 @@ void CloseAll(std::vector<TargetPidfd>* pidfds) {
 TargetPidfd OpenTargetPidfd(pid_t pid) {
   TargetPidfd pidfd;
   pidfd.fd = uucore::PidfdOpen(pid);
-  if (pidfd.fd < 0) pidfd.err = errno;
+  if (pidfd.fd >= 0) return pidfd;
+  pidfd.err = errno;
+  if (pidfd.is_a_thread() && kill(pid, 0) != 0 && errno == ESRCH) pidfd.err = ESRCH;  // Gone, not a thread.
   return pidfd;
 }
 

@@ -3,6 +3,7 @@
 #ifndef UTILS_KILL_PIDFDS_H_
 #define UTILS_KILL_PIDFDS_H_
 
+#include <errno.h>
 #include <sys/types.h>
 
 #include <vector>
@@ -15,12 +16,15 @@ namespace kill_utility {
 // A target's pidfd, or why it has none.
 struct TargetPidfd {
   int fd = -1;
-  int err = 0;  // pidfd_open's errno when it failed; 0 when none was opened.
+  int err = 0;  // pidfd_open's errno when it failed (ESRCH too for a process just reaped); 0 when none was opened.
+  // Whether pidfd_open refused a thread's id: it takes only a process's, its thread group leader's.
+  bool is_a_thread() const { return err == ENOENT || err == EINVAL; }
 };
 
 // OpenTargetPidfd()
 //
-// pidfd_open(pid), its errno kept for the caller to report in its turn.
+// pidfd_open(pid), its errno kept for the caller to report in its turn. A thread's id fails with ENOENT since Linux
+// 6.15, EINVAL before; a process reaped meanwhile could give EINVAL there too, and is then ESRCH as everywhere else.
 TargetPidfd OpenTargetPidfd(pid_t pid);
 
 // OpenEveryPidfd()

@@ -44,6 +44,12 @@ TargetPidfd PidfdFor(const Options& options, const Target& target) {
   return OpenTargetPidfd(target.pid);
 }
 
+// Why a target must be a process, not a thread: what its pidfd is for.
+const char* WhyAProcess(const Options& options, const Target& target) {
+  if (target.inode != 0) return "PID:PIDFD_INODE names processes";
+  return options.wait ? "--wait follows processes" : "--timeout follows processes";
+}
+
 // False, reported, when a target that needs a pidfd has none.
 bool HasItsPidfd(const Options& options, const char* arg, const Target& target, const TargetPidfd& pidfd) {
   if (pidfd.fd >= 0 || pidfd.err == 0) return true;
@@ -53,7 +59,9 @@ bool HasItsPidfd(const Options& options, const char* arg, const Target& target, 
   }
   const bool needed = target.inode != 0 || options.follows_targets();
   if (!needed) return true;  // -r alone: by pid, as util-linux looks it up.
-  if (pidfd.err != ENOSYS && pidfd.err != EPERM) {
+  if (pidfd.is_a_thread()) {  // kill(2) would signal its process; pidfd_open refuses it.
+    Report(arg, uucore::Format("a thread, not a process (%s)", WhyAProcess(options, target)));
+  } else if (pidfd.err != ENOSYS && pidfd.err != EPERM) {
     ReportError(arg, pidfd.err);
   } else if (target.inode != 0) {
     Report(arg, kNeedsPidfs);
