@@ -555,11 +555,28 @@ TEST(KillUtilLinuxTest, ShowProcessState) {
               "kill: '" + pid + "': No such process\n"});
 }
 
-// util-linux names real-time signals RT0..RT30 and 29 IO; -d names them as -l does, GNU's way.
-TEST(KillUtilLinuxTest, DifferenceFromUtilLinuxShowProcessStateNamesAsGnu) {
-  TargetProcess target = StartTarget({"--catch", Str(SIGRTMIN + 1), "--ignore", Str(SIGPOLL), "--ignore", "33"});
+// -d names signals as util-linux's -d does, where GNU has no -d: IO for 29, 32 and 33 by number, RT0 to RT30 for
+// the real-time ones (-l keeps GNU's POLL, RTMIN, RTMIN+1 ... RTMAX). Every signal that can be in a mask (all but
+// KILL and STOP), byte for byte util-linux 2.42's output under C and C.UTF-8.
+TEST(KillUtilLinuxTest, ShowProcessStateNamesSignalsAsUtilLinux) {
+  std::vector<std::string> ignore_all;
+  for (int sig = 1; sig <= 64; ++sig) {
+    if (sig != SIGKILL && sig != SIGSTOP) ignore_all.insert(ignore_all.end(), {"--ignore", Str(sig)});
+  }
+  TargetProcess target = StartTarget(ignore_all);
   ASSERT_GT(target.pid, 0);
-  ExpectCase({"-d", {"kill", "-d", Str(target.pid)}, 0, "Blocked: RTMIN+1 \nIgnored: POLL 33 \nCaught: RTMIN+1 \n",
+  const std::string every =
+      "Ignored: HUP INT QUIT ILL TRAP ABRT BUS FPE USR1 SEGV USR2 PIPE ALRM TERM STKFLT CHLD CONT TSTP TTIN TTOU URG "
+      "XCPU XFSZ VTALRM PROF WINCH IO PWR SYS 32 33 RT0 RT1 RT2 RT3 RT4 RT5 RT6 RT7 RT8 RT9 RT10 RT11 RT12 RT13 RT14 "
+      "RT15 RT16 RT17 RT18 RT19 RT20 RT21 RT22 RT23 RT24 RT25 RT26 RT27 RT28 RT29 RT30 \n";
+  Options utf8;
+  utf8.env = {"LC_ALL=C.UTF-8"};
+  ExpectCase({"every signal but KILL and STOP", {"kill", "-d", Str(target.pid)}, 0, every, ""});
+  ExpectCase({"under C.UTF-8", {"kill", "-d", Str(target.pid)}, 0, every, ""}, utf8);
+  Stop(&target);
+  target = StartTarget({"--catch", Str(SIGRTMIN + 1), "--ignore", Str(SIGPOLL), "--ignore", "33"});
+  ASSERT_GT(target.pid, 0);
+  ExpectCase({"each mask its line", {"kill", "-d", Str(target.pid)}, 0, "Blocked: RT1 \nIgnored: IO 33 \nCaught: RT1 \n",
               ""});
   Stop(&target);
 }

@@ -26,7 +26,8 @@
 // status (143: TERM; 160: 32); -l 0xMASK (or --list=0xMASK) the names of the signals set in a mask as /proc writes
 // it. -t prints "NUM NAME DESCRIPTION" rows (SIG32 for 32; descriptions as glibc's strsignal gives them, in the
 // user's language). A bad operand is reported ("kill: 'FOO': invalid signal") and the others are still listed.
-// -d PID prints PID's pending, blocked, ignored and caught signals as util-linux does ("Caught: HUP INT ").
+// -d PID prints PID's pending, blocked, ignored and caught signals as util-linux does, its names too ("Caught: HUP
+// INT IO RT1 ", where -l says POLL and RTMIN+1).
 // Messages are GNU's msgids through uucore::Format, so GNU's catalogs translate them; getopt's are glibc's own.
 // Exit status: 0 if every PID was signalled / every SIGNAL listed; 1 otherwise (also when -r signalled none), on a
 // usage error (bad -s SIGNAL, no PID, -l with -s, two -l/-t, two signals: message and Try line) and on a write
