@@ -46,6 +46,20 @@ int OpenOrSkip(pid_t pid) {
   return pidfd;
 }
 
+// A Pauser() and a pidfd of it. Where this kernel gives no pidfd, the child is KILLed and reaped at once and pidfd
+// is -1: the caller skips.
+struct PausedChild {
+  pid_t pid;
+  int pidfd;
+};
+PausedChild PauserWithPidfd() {
+  const pid_t pid = Pauser();
+  if (pid <= 0) return {pid, -1};
+  const int pidfd = OpenOrSkip(pid);
+  if (pidfd < 0) KillAndReap(pid);
+  return {pid, pidfd};
+}
+
 TEST(PidfdInodeTest, NamesOneProcessWhicheverPidfdAsksAndAnotherForAnotherProcess) {
   const int own = OpenOrSkip(getpid());
   if (own < 0) GTEST_SKIP() << "no pidfd_open here";
@@ -156,13 +170,9 @@ TEST(WaitForExitsTest, SaysWhichHaveExitedWhenTheDeadlinePasses) {
 void Nothing(int) {}
 
 TEST(WaitForExitsTest, AHandledSignalDoesNotEndTheWaitEarly) {
-  const pid_t child = Pauser();
+  const auto [child, pidfd] = PauserWithPidfd();
   ASSERT_GT(child, 0);
-  const int pidfd = OpenOrSkip(child);
-  if (pidfd < 0) {
-    KillAndReap(child);
-    GTEST_SKIP() << "no pidfd_open here";
-  }
+  if (pidfd < 0) GTEST_SKIP() << "no pidfd_open here";
   struct sigaction action = {}, old = {};
   action.sa_handler = Nothing;  // No SA_RESTART: ppoll returns EINTR.
   sigaction(SIGALRM, &action, &old);
@@ -181,13 +191,9 @@ TEST(WaitForExitsTest, AHandledSignalDoesNotEndTheWaitEarly) {
 // A caller's timer (made before the caller opened its descriptors) serves one wait after another; one without a
 // descriptor is an error for a wait with a deadline ahead, and not needed for one already passed.
 TEST(WaitForExitsTest, WithTheCallersTimer) {
-  const pid_t child = Pauser();
+  const auto [child, pidfd] = PauserWithPidfd();
   ASSERT_GT(child, 0);
-  const int pidfd = OpenOrSkip(child);
-  if (pidfd < 0) {
-    KillAndReap(child);
-    GTEST_SKIP() << "no pidfd_open here";
-  }
+  if (pidfd < 0) GTEST_SKIP() << "no pidfd_open here";
   absl::StatusOr<DeadlineTimer> timer = DeadlineTimer::Create();
   ASSERT_THAT(timer, IsOk());
   for (absl::Duration wait : {absl::Milliseconds(50), absl::Milliseconds(20), absl::Milliseconds(80)}) {

@@ -283,11 +283,8 @@ TEST(KillUtilLinuxTest, TimeoutChainInOrderSaidByVerbose) {
 TEST(KillUtilLinuxTest, TimeoutFollowsMoreTargetsThanTheSoftLimitOfOpenFiles) {
   std::vector<TargetProcess> targets = StartTargets(40, {"--ignore", Str(SIGTERM)});
   ASSERT_EQ(targets.size(), 40u);
-  std::vector<std::string> argv = {"kill", "--timeout", "100", "KILL"};
-  for (const TargetProcess& target : targets) argv.push_back(Str(target.pid));
-  Options limited;
-  limited.before_exec = LimitOpenFiles(16, 64);
-  ExpectCase({"40 targets, soft limit 16, hard 64", argv, 0, "", ""}, limited);
+  const std::vector<std::string> argv = WithPids({"kill", "--timeout", "100", "KILL"}, targets);
+  ExpectCase({"40 targets, soft limit 16, hard 64", argv, 0, "", ""}, OpenFilesLimited(16, 64));
   for (TargetProcess& target : targets) EXPECT_EQ(DeathSignal(&target), SIGKILL) << target.pid;
 }
 
@@ -296,15 +293,12 @@ TEST(KillUtilLinuxTest, TimeoutFollowsMoreTargetsThanTheSoftLimitOfOpenFiles) {
 TEST(KillUtilLinuxTest, DifferenceFromUtilLinuxTimeoutSendsNothingBeyondTheHardLimitOfOpenFiles) {
   std::vector<TargetProcess> targets = StartTargets(40);
   ASSERT_EQ(targets.size(), 40u);
-  std::vector<std::string> argv = {"kill", "--verbose", "--timeout", "100", "KILL"};
-  for (const TargetProcess& target : targets) argv.push_back(Str(target.pid));
+  std::vector<std::string> argv = WithPids({"kill", "--verbose", "--timeout", "100", "KILL"}, targets);
   argv.push_back("x");  // Not reported either: the one line is all.
-  Options limited;
-  limited.before_exec = LimitOpenFiles(16, 32);
   ExpectCase({"40 targets, hard limit 32", argv, 1, "",
               "kill: --timeout: cannot open a pidfd for each of 40 targets within the limit of 32 open files: "
               "nothing sent\n"},
-             limited);
+             OpenFilesLimited(16, 32));
   for (TargetProcess& target : targets) {
     EXPECT_FALSE(HasEnded(&target));
     Stop(&target);

@@ -184,17 +184,13 @@ TEST(KillWaitTest, ExitStatusWhenASignalCouldNotBeSent) {
 TEST(KillWaitTest, AsManyTargetsAsTheHardLimitOfOpenFilesHolds) {
   std::vector<TargetProcess> targets = StartTargets(40);
   ASSERT_EQ(targets.size(), 40u);
-  std::vector<std::string> argv = {"kill", "--wait"};
-  for (const TargetProcess& target : targets) argv.push_back(Str(target.pid));
-  Options limited;
-  limited.before_exec = LimitOpenFiles(16, 32);
+  const std::vector<std::string> argv = WithPids({"kill", "--wait"}, targets);
   ExpectCase({"hard limit 32: nothing sent", argv, 1, "",
               "kill: --wait: cannot open a pidfd for each of 40 targets within the limit of 32 open files: "
               "nothing sent\n"},
-             limited);
+             OpenFilesLimited(16, 32));
   for (TargetProcess& target : targets) EXPECT_FALSE(HasEnded(&target));
-  limited.before_exec = LimitOpenFiles(16, 64);
-  ExpectCase({"soft limit 16, hard 64: all waited for", argv, 0, "", ""}, limited);
+  ExpectCase({"soft limit 16, hard 64: all waited for", argv, 0, "", ""}, OpenFilesLimited(16, 64));
   for (TargetProcess& target : targets) {
     int signal = -1;
     EXPECT_TRUE(HasEnded(&target, &signal)) << target.pid;  // Already a zombie when kill returned.

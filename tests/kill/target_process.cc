@@ -16,7 +16,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -120,11 +119,13 @@ unsigned long long PidfdInodeOf(pid_t pid) {  // NOLINT(runtime/int)
   return pidfs ? st.st_ino : 0;
 }
 
-std::function<void()> LimitOpenFiles(unsigned soft, unsigned hard) {
-  return [soft, hard] {
+Options OpenFilesLimited(unsigned soft, unsigned hard) {
+  Options limited;
+  limited.before_exec = [soft, hard] {
     const rlimit limit = {soft, hard};
     if (setrlimit(RLIMIT_NOFILE, &limit) != 0) _exit(125);
   };
+  return limited;
 }
 
 std::vector<TargetProcess> StartTargets(int count, const std::vector<std::string>& args) {
@@ -135,6 +136,11 @@ std::vector<TargetProcess> StartTargets(int count, const std::vector<std::string
     targets.push_back(target);
   }
   return targets;
+}
+
+std::vector<std::string> WithPids(std::vector<std::string> argv, const std::vector<TargetProcess>& targets) {
+  for (const TargetProcess& target : targets) argv.push_back(std::to_string(target.pid));
+  return argv;
 }
 
 #if defined(__x86_64__)

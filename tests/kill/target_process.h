@@ -6,9 +6,10 @@
 #include <signal.h>
 #include <sys/types.h>
 
-#include <functional>
 #include <string>
 #include <vector>
+
+#include "tests/testing/run.h"
 
 namespace coreutils_testing {
 
@@ -50,11 +51,15 @@ void Stop(TargetProcess* target);
 // The inode of a pidfd of `pid` (what PID:PIDFD_INODE names); 0 where this kernel has none (before Linux 6.9).
 unsigned long long PidfdInodeOf(pid_t pid);  // NOLINT(runtime/int): as %llu prints it.
 
-// For Options::before_exec: `ulimit -S -n soft -H -n hard` for the program the child execs. Exits 125 if it cannot.
-std::function<void()> LimitOpenFiles(unsigned soft, unsigned hard);
+// Options whose before_exec runs `ulimit -S -n soft -H -n hard` for the program the child execs (exits 125 if it
+// cannot).
+Options OpenFilesLimited(unsigned soft, unsigned hard);
 
 // `count` targets started with `args` (StartTarget()); fewer if one could not be started.
 std::vector<TargetProcess> StartTargets(int count, const std::vector<std::string>& args = {});
+
+// `argv` with each target's pid appended, in order.
+std::vector<std::string> WithPids(std::vector<std::string> argv, const std::vector<TargetProcess>& targets);
 
 // For Options::before_exec: from then on pidfd_open fails with ENOSYS, as before Linux 5.3 (a seccomp filter,
 // inherited by the program the child execs). Other system calls are untouched. Exits 125 if it cannot be installed.
