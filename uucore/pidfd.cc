@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -50,10 +51,10 @@ int QueueVia(pid_t pid, int pidfd, int sig, int value) {
   return static_cast<int>(syscall(SYS_rt_sigqueueinfo, pid, sig, &info));
 }
 
-absl::StatusOr<std::vector<bool>> WaitForExits(absl::Span<const int> pidfds, Deadline deadline) {
+absl::StatusOr<std::vector<bool>> WaitForExits(absl::Span<const int> pidfds, Deadline deadline, DeadlineTimer* timer) {
   std::vector<bool> exited(pidfds.size());
-  std::vector<pollfd> polled;
-  std::vector<size_t> index;  // polled[i] is pidfds[index[i]].
+  std::vector<pollfd> polled;  // The pidfds still running, then the timer's descriptor when the wait is timed.
+  std::vector<size_t> index;   // polled[i] is pidfds[index[i]].
   for (size_t i = 0; i < pidfds.size(); ++i) {
     exited[i] = pidfds[i] < 0;
     if (pidfds[i] >= 0) {
@@ -61,15 +62,33 @@ absl::StatusOr<std::vector<bool>> WaitForExits(absl::Span<const int> pidfds, Dea
       index.push_back(i);
     }
   }
-  while (!polled.empty()) {
-    // The time left, read afresh after every wake: the deadline holds across EINTR, stops and long waits.
-    const absl::Duration left = deadline.Remaining();
-    const timespec timeout = ToKernelTimespec(left);
-    const int ready = ppoll(polled.data(), polled.size(), deadline.is_never() ? nullptr : &timeout, nullptr);
-    if (ready < 0 && errno == EINTR) continue;  // A handled signal or a stop: wait again for what is left.
+  size_t running = polled.size();
+  const bool timed = running > 0 && !deadline.is_never() && !deadline.HasPassed();
+  DeadlineTimer own;
+  if (timed) {
+    if (timer == nullptr) {
+      absl::StatusOr<DeadlineTimer> made = DeadlineTimer::Create();
+      if (!made.ok()) return made.status();
+      own = *std::move(made);
+      timer = &own;
+    }
+    polled.push_back({timer->fd(), POLLIN, 0});
+  }
+  // Untimed: Never() waits with no timeout; a deadline already passed polls once.
+  const timespec zero = {0, 0};
+  const timespec* timeout = timed || deadline.is_never() ? nullptr : &zero;
+  while (running > 0) {
+    if (timed) {
+      // The deadline as an absolute time (no system call while the timer is set for it), which a stop, the kernel's
+      // restart of ppoll or a late wake cannot move.
+      if (absl::Status armed = timer->Arm(deadline); !armed.ok()) return armed;
+    }
+    const int ready = ppoll(polled.data(), polled.size(), timeout, nullptr);
+    if (ready < 0 && errno == EINTR) continue;  // A handled signal: wait again, for the same instant.
     if (ready < 0) return absl::ErrnoToStatus(errno, "ppoll");
+    if (timed && polled.back().revents != 0) timer->Consume();  // Fired: the deadline, or a kMaxKernelWait step.
     size_t kept = 0;
-    for (size_t i = 0; i < polled.size(); ++i) {
+    for (size_t i = 0; i < running; ++i) {
       if (polled[i].revents & POLLNVAL) return absl::InvalidArgumentError("ppoll: a descriptor is not open");
       if (polled[i].revents != 0) {
         exited[index[i]] = true;
@@ -78,9 +97,11 @@ absl::StatusOr<std::vector<bool>> WaitForExits(absl::Span<const int> pidfds, Dea
       polled[kept] = polled[i];
       index[kept++] = index[i];
     }
-    polled.resize(kept);
-    index.resize(kept);
-    if (ready == 0 && deadline.HasPassed()) break;  // 0 before the deadline: a kMaxKernelWait step ended.
+    if (timed) polled[kept] = polled.back();
+    running = kept;
+    polled.resize(running + (timed ? 1 : 0));
+    index.resize(running);
+    if (!deadline.is_never() && deadline.HasPassed()) break;
   }
   return exited;
 }

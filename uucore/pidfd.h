@@ -7,7 +7,7 @@
 //   absl::StatusOr<uint64_t> inode = uucore::PidfdInode(pidfd);       // which process, for good (Linux 6.9)
 //   if (uucore::QueueVia(pid, pidfd, SIGUSR1, 42) != 0) ...;          // the handler sees SI_QUEUE and 42
 //   absl::StatusOr<std::vector<bool>> exited =
-//       uucore::WaitForExits({pidfd}, uucore::Deadline::In(absl::Seconds(5)));
+//       uucore::WaitForExits({pidfd}, uucore::Deadline::In(absl::Seconds(5)));   // a timerfd aims at the deadline
 //
 // Nothing here prints, exits, installs a handler or touches the signal mask; every call retries on EINTR.
 #ifndef UUCORE_PIDFD_H_
@@ -46,14 +46,22 @@ int QueueVia(pid_t pid, int pidfd, int sig, int value);
 // WaitForExits()
 //
 // Waits until the process of every descriptor in `pidfds` has exited or `deadline` passes, whichever is first: one
-// ppoll(2) over all of them per wake, the time left recomputed from CLOCK_MONOTONIC after every wake (EINTR, a stop
-// and a continue), so nothing is polled in a loop. A process has exited once its pidfd turns readable: its whole
-// thread group is gone, the process a zombie or reaped. The descriptors are polled at least once, so a deadline that
-// has already passed still reports what has exited by then. Entries below 0 are skipped and reported as exited.
+// ppoll(2) over all of them and a DeadlineTimer per wake, so nothing is polled in a loop. The deadline is the timer's
+// absolute CLOCK_MONOTONIC time, not ppoll's relative timeout, so it holds whatever interrupts the wait: a handled
+// signal, or a stop and continue (after which the kernel, where no handler runs, restarts ppoll itself with the time
+// that was left at the stop), and it has none of ppoll's 0.1% slack. A process has exited once its pidfd turns
+// readable: its whole thread group is gone, the process a zombie or reaped. The descriptors are polled at least once,
+// so a deadline that has already passed (no timer needed then) still reports what has exited by then. Entries below 0
+// are skipped and reported as exited.
+// `timer`: the caller's, for a caller that opens descriptors up to its limit and so makes the timer first; re-armed
+// here as needed (DeadlineTimer::Arm()), reusable for the next wait. Null: one is made for a wait with a deadline
+// ahead (not for Never() or a deadline passed), and closed on return.
 // Returns, for each entry of `pidfds` in order, whether its process has exited.
 // Errors: InvalidArgument, message "ppoll: a descriptor is not open", when one is not (POLLNVAL); any other errno
-// of ppoll as absl::ErrnoToStatus (ENOMEM; EINVAL for more descriptors than RLIMIT_NOFILE).
-[[nodiscard]] absl::StatusOr<std::vector<bool>> WaitForExits(absl::Span<const int> pidfds, Deadline deadline);
+// of ppoll as absl::ErrnoToStatus (ENOMEM; EINVAL for more descriptors than RLIMIT_NOFILE); DeadlineTimer's
+// (timerfd_create's EMFILE when `timer` is null; FailedPrecondition for a `timer` without a descriptor).
+[[nodiscard]] absl::StatusOr<std::vector<bool>> WaitForExits(absl::Span<const int> pidfds, Deadline deadline,
+                                                             DeadlineTimer* timer = nullptr);
 
 }  // namespace uucore
 

@@ -24,7 +24,8 @@ using ::coreutils_testing::IsOkAndHolds;
 using ::coreutils_testing::StatusIs;
 using ::testing::ElementsAre;
 
-// A child that waits in pause() until killed; the caller reaps it.
+// A child that waits in pause() until killed; the caller reaps it. -1 if fork failed: every caller asserts > 0 before
+// it signals the result, since kill(-1, SIGKILL) would reach every process it may signal.
 pid_t Pauser() {
   const pid_t pid = fork();
   if (pid == 0) {
@@ -33,11 +34,30 @@ pid_t Pauser() {
   return pid;
 }
 
+void KillAndReap(pid_t pid) {
+  kill(pid, SIGKILL);
+  waitpid(pid, nullptr, 0);
+}
+
 // A pidfd of `pid`, or -1 when this kernel or a seccomp profile gives none (the caller skips).
 int OpenOrSkip(pid_t pid) {
   const int pidfd = PidfdOpen(pid);
   if (pidfd < 0 && (errno == ENOSYS || errno == EPERM)) return -1;
   return pidfd;
+}
+
+// A Pauser() and a pidfd of it. Where this kernel gives no pidfd, the child is KILLed and reaped at once and pidfd
+// is -1: the caller skips.
+struct PausedChild {
+  pid_t pid;
+  int pidfd;
+};
+PausedChild PauserWithPidfd() {
+  const pid_t pid = Pauser();
+  if (pid <= 0) return {pid, -1};
+  const int pidfd = OpenOrSkip(pid);
+  if (pidfd < 0) KillAndReap(pid);
+  return {pid, pidfd};
 }
 
 TEST(PidfdInodeTest, NamesOneProcessWhicheverPidfdAsksAndAnotherForAnotherProcess) {
@@ -50,13 +70,13 @@ TEST(PidfdInodeTest, NamesOneProcessWhicheverPidfdAsksAndAnotherForAnotherProces
   ASSERT_GE(again, 0);
   EXPECT_THAT(PidfdInode(again), IsOkAndHolds(*inode));
   const pid_t child = Pauser();
+  ASSERT_GT(child, 0);
   const int other = PidfdOpen(child);
   ASSERT_GE(other, 0);
   absl::StatusOr<uint64_t> other_inode = PidfdInode(other);
   ASSERT_THAT(other_inode, IsOk());
   EXPECT_NE(*other_inode, *inode);
-  kill(child, SIGKILL);
-  waitpid(child, nullptr, 0);
+  KillAndReap(child);
   for (int fd : {own, again, other}) close(fd);
 }
 
@@ -107,10 +127,10 @@ TEST(QueueViaTest, ThroughAPidfdToo) {
 
 TEST(QueueViaTest, AGoneProcessIsEsrchAndSignalZeroOnlyChecks) {
   const pid_t child = Pauser();
+  ASSERT_GT(child, 0);
   const int pidfd = OpenOrSkip(child);
   EXPECT_EQ(QueueVia(child, pidfd, 0, 1), 0);
-  kill(child, SIGKILL);
-  waitpid(child, nullptr, 0);
+  KillAndReap(child);
   errno = 0;
   EXPECT_EQ(QueueVia(child, pidfd, SIGUSR1, 1), -1);
   EXPECT_EQ(errno, ESRCH);
@@ -118,16 +138,22 @@ TEST(QueueViaTest, AGoneProcessIsEsrchAndSignalZeroOnlyChecks) {
 }
 
 TEST(WaitForExitsTest, SaysWhichHaveExitedWhenTheDeadlinePasses) {
-  const pid_t a = Pauser(), b = Pauser();
+  const pid_t a = Pauser();
+  ASSERT_GT(a, 0);
+  const pid_t b = Pauser();
+  if (b <= 0) KillAndReap(a);
+  ASSERT_GT(b, 0);
   const int fd_a = OpenOrSkip(a), fd_b = OpenOrSkip(b);
   if (fd_a < 0 || fd_b < 0) {
-    for (pid_t pid : {a, b}) kill(pid, SIGKILL), waitpid(pid, nullptr, 0);
+    for (pid_t pid : {a, b}) KillAndReap(pid);
     GTEST_SKIP() << "no pidfd_open here";
   }
   const std::vector<int> fds = {fd_a, -1, fd_b};
   // A deadline already passed: polled once, nothing has exited; the skipped entry counts as exited.
   EXPECT_THAT(WaitForExits(fds, Deadline::In(absl::ZeroDuration())), IsOkAndHolds(ElementsAre(false, true, false)));
-  kill(a, SIGKILL);  // Not reaped: a zombie has exited.
+  kill(a, SIGKILL);
+  siginfo_t info;
+  ASSERT_EQ(waitid(P_PID, a, &info, WEXITED | WNOWAIT), 0);  // A zombie now, not reaped: it has exited.
   const Deadline soon = Deadline::In(absl::Milliseconds(100));
   EXPECT_THAT(WaitForExits(fds, soon), IsOkAndHolds(ElementsAre(true, true, false)));
   EXPECT_TRUE(soon.HasPassed());  // b is still running: it returned at the deadline, not before.
@@ -144,13 +170,9 @@ TEST(WaitForExitsTest, SaysWhichHaveExitedWhenTheDeadlinePasses) {
 void Nothing(int) {}
 
 TEST(WaitForExitsTest, AHandledSignalDoesNotEndTheWaitEarly) {
-  const pid_t child = Pauser();
-  const int pidfd = OpenOrSkip(child);
-  if (pidfd < 0) {
-    kill(child, SIGKILL);
-    waitpid(child, nullptr, 0);
-    GTEST_SKIP() << "no pidfd_open here";
-  }
+  const auto [child, pidfd] = PauserWithPidfd();
+  ASSERT_GT(child, 0);
+  if (pidfd < 0) GTEST_SKIP() << "no pidfd_open here";
   struct sigaction action = {}, old = {};
   action.sa_handler = Nothing;  // No SA_RESTART: ppoll returns EINTR.
   sigaction(SIGALRM, &action, &old);
@@ -162,7 +184,29 @@ TEST(WaitForExitsTest, AHandledSignalDoesNotEndTheWaitEarly) {
   const itimerval off = {};
   setitimer(ITIMER_REAL, &off, nullptr);
   sigaction(SIGALRM, &old, nullptr);
+  KillAndReap(child);
+  close(pidfd);
+}
+
+// A caller's timer (made before the caller opened its descriptors) serves one wait after another; one without a
+// descriptor is an error for a wait with a deadline ahead, and not needed for one already passed.
+TEST(WaitForExitsTest, WithTheCallersTimer) {
+  const auto [child, pidfd] = PauserWithPidfd();
+  ASSERT_GT(child, 0);
+  if (pidfd < 0) GTEST_SKIP() << "no pidfd_open here";
+  absl::StatusOr<DeadlineTimer> timer = DeadlineTimer::Create();
+  ASSERT_THAT(timer, IsOk());
+  for (absl::Duration wait : {absl::Milliseconds(50), absl::Milliseconds(20), absl::Milliseconds(80)}) {
+    const Deadline deadline = Deadline::In(wait);
+    EXPECT_THAT(WaitForExits({pidfd}, deadline, &*timer), IsOkAndHolds(ElementsAre(false))) << wait;
+    EXPECT_TRUE(deadline.HasPassed()) << wait;
+  }
+  DeadlineTimer none;
+  EXPECT_THAT(WaitForExits({pidfd}, Deadline::In(absl::Seconds(10)), &none),
+              StatusIs(absl::StatusCode::kFailedPrecondition));
+  EXPECT_THAT(WaitForExits({pidfd}, Deadline::In(absl::ZeroDuration()), &none), IsOkAndHolds(ElementsAre(false)));
   kill(child, SIGKILL);
+  EXPECT_THAT(WaitForExits({pidfd}, Deadline::In(absl::Seconds(10)), &*timer), IsOkAndHolds(ElementsAre(true)));
   waitpid(child, nullptr, 0);
   close(pidfd);
 }

@@ -75,6 +75,7 @@ TEST(ReadSignalMasksTest, WhatAChildBlocksIgnoresAndCatches) {
     close(ready[1]);
     for (;;) pause();
   }
+  ASSERT_GT(child, 0);  // Before any kill(child, ...): kill(-1, SIGKILL) would reach every process.
   close(ready[1]);
   char byte;
   ASSERT_EQ(read(ready[0], &byte, 1), 0);

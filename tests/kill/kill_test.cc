@@ -14,6 +14,7 @@
 
 #include "absl/strings/string_view.h"
 #include "gtest/gtest.h"
+#include "tests/kill/target_process.h"
 #include "tests/testing/locales.h"
 #include "tests/testing/run.h"
 
@@ -203,6 +204,7 @@ const char kTable[] = R"( 0 EXIT     Unknown signal 0
 std::string Usage(const std::string& message) { return "kill: " + message + "\n" + kTry; }
 
 TEST(KillTest, CommandLine) {
+  const std::string pid = FreePidOperand();  // Not PID 1: a case that went wrong would signal it.
   for (const Case& c : std::vector<Case>{
            {"help", {"kill", "--help"}, 0, kHelp, ""},
            {"abbreviated help", {"kill", "--he"}, 0, kHelp, ""},
@@ -213,26 +215,26 @@ TEST(KillTest, CommandLine) {
            {"-s but no PID", {"kill", "-s", "KILL"}, 1, "", Usage("no process ID specified")},
            {"a negative first PID without -- is -SIGNAL", {"kill", "-5000"}, 1, "", Usage("'5000': invalid signal")},
            {"only --", {"kill", "--"}, 1, "", Usage("no process ID specified")},
-           {"invalid -s signal", {"kill", "-s", "FOO", "1"}, 1, "", Usage("'FOO': invalid signal")},
-           {"invalid --signal", {"kill", "--signal=FOO", "1"}, 1, "", Usage("'FOO': invalid signal")},
-           {"invalid -SIGNAL", {"kill", "-FOO", "1"}, 1, "", Usage("'FOO': invalid signal")},
-           {"invalid -SIGNAL number", {"kill", "-65", "1"}, 1, "", Usage("'65': invalid signal")},
-           {"-SIGNAL above SIGRTMAX", {"kill", "-65", "1"}, 1, "", Usage("'65': invalid signal")},
+           {"invalid -s signal", {"kill", "-s", "FOO", pid}, 1, "", Usage("'FOO': invalid signal")},
+           {"invalid --signal", {"kill", "--signal=FOO", pid}, 1, "", Usage("'FOO': invalid signal")},
+           {"invalid -SIGNAL", {"kill", "-FOO", pid}, 1, "", Usage("'FOO': invalid signal")},
+           {"invalid -SIGNAL number", {"kill", "-65", pid}, 1, "", Usage("'65': invalid signal")},
+           {"-SIGNAL above SIGRTMAX", {"kill", "-65", pid}, 1, "", Usage("'65': invalid signal")},
            {"-SIGNAL must be a whole argument: digit", {"kill", "-l9"}, 1, "", Usage("invalid option -- 9")},
            {"-SIGNAL must be a whole argument: name", {"kill", "-lKILL"}, 1, "", Usage("invalid option -- K")},
-           {"-SIGNAL must be a whole argument: after -t", {"kill", "-t9", "1"}, 1, "", Usage("invalid option -- 9")},
-           {"-n with an invalid signal", {"kill", "-n", "x", "1"}, 1, "", Usage("'x': invalid signal")},
-           {"lower-case -SIGNAL is options", {"kill", "-term", "1"}, 1, "", Usage("invalid option -- 'e'")},
+           {"-SIGNAL must be a whole argument: after -t", {"kill", "-t9", pid}, 1, "", Usage("invalid option -- 9")},
+           {"-n with an invalid signal", {"kill", "-n", "x", pid}, 1, "", Usage("'x': invalid signal")},
+           {"lower-case -SIGNAL is options", {"kill", "-term", pid}, 1, "", Usage("invalid option -- 'e'")},
            {"-s needs an argument", {"kill", "-s"}, 1, "", Usage("option requires an argument -- 's'")},
            {"--signal needs an argument", {"kill", "--signal"}, 1, "",
             Usage("option '--signal' requires an argument")},
-           {"unknown option", {"kill", "-x", "1"}, 1, "", Usage("invalid option -- 'x'")},
+           {"unknown option", {"kill", "-x", pid}, 1, "", Usage("invalid option -- 'x'")},
            {"unknown long option", {"kill", "--bogus"}, 1, "", Usage("unrecognized option '--bogus'")},
-           {"two -s", {"kill", "-s", "HUP", "-s", "INT", "1"}, 1, "", Usage("'INT': multiple signals specified")},
-           {"-SIGNAL then -s", {"kill", "-9", "-s", "INT", "1"}, 1, "", Usage("'INT': multiple signals specified")},
-           {"-NAME after the first argument is still a signal", {"kill", "-s", "0", "-KILL", "1"}, 1, "",
+           {"two -s", {"kill", "-s", "HUP", "-s", "INT", pid}, 1, "", Usage("'INT': multiple signals specified")},
+           {"-SIGNAL then -s", {"kill", "-9", "-s", "INT", pid}, 1, "", Usage("'INT': multiple signals specified")},
+           {"-NAME after the first argument is still a signal", {"kill", "-s", "0", "-KILL", pid}, 1, "",
             Usage("'KILL': multiple signals specified")},
-           {"-NAME after a PID is still a signal", {"kill", "-s", "0", "1", "-HUP"}, 1, "",
+           {"-NAME after a PID is still a signal", {"kill", "-s", "0", pid, "-HUP"}, 1, "",
             Usage("'HUP': multiple signals specified")},
            {"-l with -s", {"kill", "-l", "-s", "1"}, 1, "", Usage("cannot combine signal with -l or -t")},
            {"-t with -s", {"kill", "-t", "-s", "1"}, 1, "", Usage("cannot combine signal with -l or -t")},
@@ -414,29 +416,17 @@ pid_t SpawnPauser(pid_t group = -1) {
 }
 
 // How `pid` ended: the signal that killed it, or -1 (exited, or still running after WNOHANG). Reaps it.
-// A child that was never signalled is KILLed after 10 s (a safety net, not a time bound): the case then fails.
+// A child that was never signalled is KILLed after 10 s (AwaitEnd()'s safety net, not a time bound): the case then
+// fails.
 int DeathSignal(pid_t pid, bool wait = true) {
   int status = 0;
-  pid_t got = waitpid(pid, &status, WNOHANG);
-  for (int waited_ms = 0; wait && got == 0 && waited_ms < 10000; waited_ms += 10) {
-    usleep(10000);
-    got = waitpid(pid, &status, WNOHANG);
-  }
-  if (got == 0 && wait) {
+  if (!wait && waitpid(pid, &status, WNOHANG) != pid) return -1;
+  if (wait && !AwaitEnd(pid, &status)) {
     kill(pid, SIGKILL);
     waitpid(pid, nullptr, 0);
     return -1;
   }
-  if (got != pid) return -1;
   return WIFSIGNALED(status) ? WTERMSIG(status) : -1;
-}
-
-// A PID that was just in use and is now free (its process exited and was reaped).
-pid_t FreePid() {
-  const pid_t pid = fork();
-  if (pid == 0) _exit(0);
-  waitpid(pid, nullptr, 0);
-  return pid;
 }
 
 void KillAndReap(pid_t pid) {
@@ -513,6 +503,7 @@ TEST(KillTest, PidMayHaveSpaceAndSignAsStrtoimaxReadsIt) {
 
 TEST(KillTest, NoSuchProcessIsReportedAndTheRestAreStillSignalled) {
   const pid_t gone = FreePid();
+  ASSERT_GT(gone, 0);
   const pid_t child = SpawnPauser();
   ASSERT_GT(child, 0);
   Result r = Invoke({"kill", "-s", "KILL", std::to_string(gone), "x", std::to_string(child)});
@@ -524,6 +515,7 @@ TEST(KillTest, NoSuchProcessIsReportedAndTheRestAreStillSignalled) {
 
 TEST(KillTest, SignalZeroToAMissingProcessFails) {
   const pid_t gone = FreePid();
+  ASSERT_GT(gone, 0);
   Result r = Invoke({"kill", "-0", std::to_string(gone)});
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(r.err, "kill: '" + std::to_string(gone) + "': No such process\n");
@@ -617,6 +609,7 @@ TEST(KillTest, DoubleDashAfterAPidEndsTheOptions) {
 // GNU, whose getopt has not yet moved the PIDs it skipped, the PIDs before it are left out.
 TEST(KillTest, MinusNumberAfterAPidIsAProcessGroupAndThePidsBeforeItAreLeftOut) {
   const pid_t gone = FreePid();  // No process group has this number.
+  ASSERT_GT(gone, 0);
   const pid_t child = SpawnPauser();
   ASSERT_GT(child, 0);
   Result r = Invoke({"kill", std::to_string(child), "-" + std::to_string(gone)});
@@ -640,6 +633,7 @@ TEST(KillTest, MessagesInTheUsersLanguage) {
   const GeneratedLocale de = MakeLocale("de_DE", "UTF-8");
   if (!de.skip_reason.empty()) GTEST_SKIP() << de.skip_reason;
   if (!HasGermanCatalog()) GTEST_SKIP() << "GNU coreutils' German catalog is not installed";
+  const std::string pid = FreePidOperand();  // Not PID 1: a case that went wrong would signal it.
   Options german;
   german.env = de.env;
   Result r = Invoke({"kill"}, german);
@@ -654,7 +648,7 @@ TEST(KillTest, MessagesInTheUsersLanguage) {
   r = Invoke({"kill", "-lKILL"}, german);
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(FirstLine(r.err), "kill: ungültige Option -- K\n");
-  r = Invoke({"kill", "-s", "0", "-KILL", "1"}, german);
+  r = Invoke({"kill", "-s", "0", "-KILL", pid}, german);
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(FirstLine(r.err).find("KILL"), std::string::npos) << r.err;
   EXPECT_NE(FirstLine(r.err).find(": mehrere Signale angegeben\n"), std::string::npos) << r.err;
@@ -684,6 +678,7 @@ TEST(KillTest, GlibcTextsInTheUsersLanguage) {
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(FirstLine(r.err), "kill: Die Option »--list« erlaubt kein Argument\n");
   const pid_t gone = FreePid();
+  ASSERT_GT(gone, 0);
   r = Invoke({"kill", "-s", "0", std::to_string(gone)}, german);
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find(std::to_string(gone)), std::string::npos) << r.err;

@@ -83,13 +83,14 @@ TEST(KillUtilLinuxTest, DifferenceFromUtilLinuxMasksFollowGnusListing) {
 // Options of util-linux's that GNU's kill does not have, read with GNU's grammar and said in GNU's way (util-linux's
 // own messages have no Try line and other words).
 TEST(KillUtilLinuxTest, DifferenceFromUtilLinuxUsageErrorsInGnusWay) {
+  const std::string pid = FreePidOperand();  // Not PID 1: a case that went wrong would signal it.
   for (const Case& c : std::vector<Case>{
            // util-linux: "kill: argument error: 'x'" and the like, without the Try line.
-           {"-q not a number", {"kill", "-q", "x", "1"}, 1, "", Usage("'x': invalid queue value")},
-           {"-q hex", {"kill", "-q", "0x10", "1"}, 1, "", Usage("'0x10': invalid queue value")},
-           {"-q beyond int", {"kill", "-q", "2147483648", "1"}, 1, "", Usage("'2147483648': invalid queue value")},
-           {"-q empty", {"kill", "--queue=", "1"}, 1, "", Usage("'': invalid queue value")},
-           {"-q trailing garbage", {"kill", "-q5x", "1"}, 1, "", Usage("'5x': invalid queue value")},
+           {"-q not a number", {"kill", "-q", "x", pid}, 1, "", Usage("'x': invalid queue value")},
+           {"-q hex", {"kill", "-q", "0x10", pid}, 1, "", Usage("'0x10': invalid queue value")},
+           {"-q beyond int", {"kill", "-q", "2147483648", pid}, 1, "", Usage("'2147483648': invalid queue value")},
+           {"-q empty", {"kill", "--queue=", pid}, 1, "", Usage("'': invalid queue value")},
+           {"-q trailing garbage", {"kill", "-q5x", pid}, 1, "", Usage("'5x': invalid queue value")},
            {"-q needs an argument", {"kill", "-q"}, 1, "", Usage("option requires an argument -- 'q'")},
            {"--queue needs an argument", {"kill", "--queue"}, 1, "", Usage("option '--queue' requires an argument")},
            {"--timeout needs an argument", {"kill", "--timeout"}, 1, "",
@@ -99,16 +100,16 @@ TEST(KillUtilLinuxTest, DifferenceFromUtilLinuxUsageErrorsInGnusWay) {
             Usage("missing follow-up signal after '--timeout 100'")},
            {"--timeout= without its signal", {"kill", "--timeout=100"}, 1, "",
             Usage("missing follow-up signal after '--timeout 100'")},
-           {"--timeout MS not a number", {"kill", "--timeout", "x", "KILL", "1"}, 1, "",
+           {"--timeout MS not a number", {"kill", "--timeout", "x", "KILL", pid}, 1, "",
             Usage("'x': invalid number of milliseconds")},
            // util-linux takes a negative MS as poll's "for ever".
-           {"--timeout MS negative", {"kill", "--timeout", "-5", "KILL", "1"}, 1, "",
+           {"--timeout MS negative", {"kill", "--timeout", "-5", "KILL", pid}, 1, "",
             Usage("'-5': invalid number of milliseconds")},
-           {"--timeout MS beyond int", {"kill", "--timeout", "2147483648", "KILL", "1"}, 1, "",
+           {"--timeout MS beyond int", {"kill", "--timeout", "2147483648", "KILL", pid}, 1, "",
             Usage("'2147483648': invalid number of milliseconds")},
            // util-linux: "unknown signal FOO; valid signals:" and its table.
-           {"--timeout bad signal", {"kill", "--timeout", "100", "FOO", "1"}, 1, "", Usage("'FOO': invalid signal")},
-           {"--timeout's signal is a name or number, not -SIGNAL", {"kill", "--timeout", "100", "-9", "1"}, 1, "",
+           {"--timeout bad signal", {"kill", "--timeout", "100", "FOO", pid}, 1, "", Usage("'FOO': invalid signal")},
+           {"--timeout's signal is a name or number, not -SIGNAL", {"kill", "--timeout", "100", "-9", pid}, 1, "",
             Usage("'-9': invalid signal")},
            // util-linux: "kill: too few arguments" / "invalid PID argument: 'x'" / "too many arguments".
            {"-d needs an argument", {"kill", "-d"}, 1, "", Usage("option requires an argument -- 'd'")},
@@ -117,14 +118,14 @@ TEST(KillUtilLinuxTest, DifferenceFromUtilLinuxUsageErrorsInGnusWay) {
            {"-d not a PID", {"kill", "-d", "x"}, 1, "", Usage("'x': invalid process id")},
            {"-d 0", {"kill", "-d", "0"}, 1, "", Usage("'0': invalid process id")},
            {"-d a group", {"kill", "-d", "-1"}, 1, "", Usage("'-1': invalid process id")},
-           {"-d PID:INODE", {"kill", "-d", "1:2"}, 1, "", Usage("'1:2': invalid process id")},
-           {"-d with a PID operand", {"kill", "-d", "1", "2"}, 1, "", Usage("extra operand '2'")},
-           {"-d twice", {"kill", "-d", "1", "-d", "2"}, 1, "", Usage("multiple -d options specified")},
-           {"-d with -l", {"kill", "-d", "1", "-l"}, 1, "", Usage("cannot combine -d with -l or -t")},
-           {"-t with -d", {"kill", "-t", "-d", "1"}, 1, "", Usage("cannot combine -d with -l or -t")},
-           {"-d with a signal", {"kill", "-d", "1", "-s", "HUP"}, 1, "", Usage("cannot combine signal with -d")},
-           {"-d with -q", {"kill", "-q", "1", "-d", "1"}, 1, "", Usage("cannot combine -q with -d")},
-           {"-d with --verbose", {"kill", "--verbose", "-d", "1"}, 1, "", Usage("cannot combine --verbose with -d")},
+           {"-d PID:INODE", {"kill", "-d", pid + ":2"}, 1, "", Usage("'" + pid + ":2': invalid process id")},
+           {"-d with a PID operand", {"kill", "-d", pid, pid}, 1, "", Usage("extra operand '" + pid + "'")},
+           {"-d twice", {"kill", "-d", pid, "-d", pid}, 1, "", Usage("multiple -d options specified")},
+           {"-d with -l", {"kill", "-d", pid, "-l"}, 1, "", Usage("cannot combine -d with -l or -t")},
+           {"-t with -d", {"kill", "-t", "-d", pid}, 1, "", Usage("cannot combine -d with -l or -t")},
+           {"-d with a signal", {"kill", "-d", pid, "-s", "HUP"}, 1, "", Usage("cannot combine signal with -d")},
+           {"-d with -q", {"kill", "-q", "1", "-d", pid}, 1, "", Usage("cannot combine -q with -d")},
+           {"-d with --verbose", {"kill", "--verbose", "-d", pid}, 1, "", Usage("cannot combine --verbose with -d")},
            // util-linux lists, ignoring the other options.
            {"-l with -q", {"kill", "-l", "-q", "1"}, 1, "", Usage("cannot combine -q with -l or -t")},
            {"-t with -r", {"kill", "-r", "-t"}, 1, "", Usage("cannot combine -r with -l or -t")},
@@ -137,9 +138,9 @@ TEST(KillUtilLinuxTest, DifferenceFromUtilLinuxUsageErrorsInGnusWay) {
            {"no PID", {"kill", "-q", "1", "--verbose"}, 1, "", Usage("no process ID specified")},
            // util-linux: "failed to obtain a valid file descriptor for PID -5: Invalid argument" (--timeout), or
            // nothing at all and status 1 (-r).
-           {"--timeout with a process group", {"kill", "--timeout", "10", "KILL", "--", "-5"}, 1, "",
-            Usage("--timeout: cannot wait for '-5': a group of processes has no pidfd, and waiting for one would mean "
-                  "polling")},
+           {"--timeout with a process group", {"kill", "--timeout", "10", "KILL", "--", "-" + pid}, 1, "",
+            Usage("--timeout: cannot wait for '-" + pid +
+                  "': a group of processes has no pidfd, and waiting for one would mean polling")},
            {"-r with our process group", {"kill", "-r", "0"}, 1, "",
             Usage("-r: '0' names a group of processes, not one whose handler can be looked up")},
            {"-r with every process", {"kill", "-r", "-s", "HUP", "-1"}, 1, "",
@@ -152,6 +153,7 @@ TEST(KillUtilLinuxTest, DifferenceFromUtilLinuxUsageErrorsInGnusWay) {
 // GNU's abbreviations --s, --t and --v stay GNU's, though util-linux's --show-process-state, --timeout and
 // --verbose now share their first letters (getopt would otherwise call them ambiguous); so do getopt's words for them.
 TEST(KillUtilLinuxTest, GnusAbbreviationsStay) {
+  const std::string pid = FreePidOperand();  // Not PID 1: a case that went wrong would signal it.
   const std::string version =
       "kill (coreutils) 0.1.0\nWritten from GNU coreutils' documented behaviour; shares no code with it.\n";
   for (const Case& c : std::vector<Case>{
@@ -160,14 +162,14 @@ TEST(KillUtilLinuxTest, GnusAbbreviationsStay) {
            {"--ver is --version", {"kill", "--ver"}, 0, version, ""},
            {"--vers is --version", {"kill", "--vers"}, 0, version, ""},
            {"--t is --table", {"kill", "--t", "9"}, 0, " 9 KILL     Killed\n", ""},
-           {"--s is --signal", {"kill", "--s", "FOO", "1"}, 1, "", Usage("'FOO': invalid signal")},
-           {"--s= is --signal=", {"kill", "--s=FOO", "1"}, 1, "", Usage("'FOO': invalid signal")},
+           {"--s is --signal", {"kill", "--s", "FOO", pid}, 1, "", Usage("'FOO': invalid signal")},
+           {"--s= is --signal=", {"kill", "--s=FOO", pid}, 1, "", Usage("'FOO': invalid signal")},
            {"--s without its argument", {"kill", "--s"}, 1, "", Usage("option '--signal' requires an argument")},
            {"--t takes no argument", {"kill", "--t=9"}, 1, "", Usage("option '--table' doesn't allow an argument")},
            {"--v takes no argument", {"kill", "--v=1"}, 1, "", Usage("option '--version' doesn't allow an argument")},
            {"--ver takes no argument", {"kill", "--ver=1"}, 1, "",
             Usage("option '--version' doesn't allow an argument")},
-           {"--ti is --timeout", {"kill", "--ti", "x", "KILL", "1"}, 1, "",
+           {"--ti is --timeout", {"kill", "--ti", "x", "KILL", pid}, 1, "",
             Usage("'x': invalid number of milliseconds")},
            {"--sh is --show-process-state", {"kill", "--sh", "x"}, 1, "", Usage("'x': invalid process id")},
            {"--verb is --verbose", {"kill", "--verb"}, 1, "", Usage("no process ID specified")},
@@ -179,11 +181,12 @@ TEST(KillUtilLinuxTest, GnusAbbreviationsStay) {
 // Short options GNU's kill rejects now mean something, so a lower-case signal name (a user's mistake) is reported
 // at another letter than GNU reports it.
 TEST(KillUtilLinuxTest, DifferenceFromGnuLowerCaseSignalNamesMeetNewShortOptions) {
+  const std::string pid = FreePidOperand();  // Not PID 1: a case that went wrong would signal it.
   for (const Case& c : std::vector<Case>{
            // GNU: "invalid option -- 'q'".
-           {"-quit reads as -q uit", {"kill", "-quit", "1"}, 1, "", Usage("'uit': invalid queue value")},
+           {"-quit reads as -q uit", {"kill", "-quit", pid}, 1, "", Usage("'uit': invalid queue value")},
            // GNU: "invalid option -- 'r'"; here -r, then -t, then 'm'.
-           {"-rtmin reads as -r -t -m", {"kill", "-rtmin", "1"}, 1, "", Usage("invalid option -- 'm'")},
+           {"-rtmin reads as -r -t -m", {"kill", "-rtmin", pid}, 1, "", Usage("invalid option -- 'm'")},
            // GNU: "invalid option -- 'd'"; -d takes the rest as its PID.
            {"-done reads as -d one", {"kill", "-done"}, 1, "", Usage("'one': invalid process id")},
        }) {
@@ -194,10 +197,11 @@ TEST(KillUtilLinuxTest, DifferenceFromGnuLowerCaseSignalNamesMeetNewShortOptions
 // util-linux's options that are not ours: process names are out of scope, so -p and -a stay invalid as in GNU;
 // -h and -V are GNU's (-V a signal letter).
 TEST(KillUtilLinuxTest, DifferenceFromUtilLinuxNameOptionsStayGnus) {
+  const std::string pid = FreePidOperand();  // Not PID 1: a case that went wrong would signal it.
   for (const Case& c : std::vector<Case>{
-           {"-p", {"kill", "-p", "1"}, 1, "", Usage("invalid option -- 'p'")},
-           {"-a", {"kill", "-a", "1"}, 1, "", Usage("invalid option -- 'a'")},
-           {"--pid", {"kill", "--pid", "1"}, 1, "", Usage("unrecognized option '--pid'")},
+           {"-p", {"kill", "-p", pid}, 1, "", Usage("invalid option -- 'p'")},
+           {"-a", {"kill", "-a", pid}, 1, "", Usage("invalid option -- 'a'")},
+           {"--pid", {"kill", "--pid", pid}, 1, "", Usage("unrecognized option '--pid'")},
            {"-h", {"kill", "-h"}, 1, "", Usage("invalid option -- 'h'")},
            {"-V", {"kill", "-V"}, 1, "", Usage("'V': invalid signal")},
            {"a name is no PID", {"kill", "-s", "0", "sleep"}, 1, "", "kill: 'sleep': invalid process id\n"},
@@ -255,17 +259,50 @@ TEST(KillUtilLinuxTest, TimeoutSendsTheFollowUpToATargetStillRunning) {
   EXPECT_EQ(DeathSignal(&target), SIGKILL);
 }
 
+// The chain ends with a signal the target catches and exits on, so that it reads both and says so in order however
+// late it runs (ending with KILL, the target had to read HUP within the 50 ms before KILL).
 TEST(KillUtilLinuxTest, TimeoutChainInOrderSaidByVerbose) {
-  TargetProcess target = StartTarget({"--ignore", Str(SIGTERM), "--catch", Str(SIGHUP)});
+  const std::string hup = Str(SIGHUP), usr1 = Str(SIGUSR1);
+  TargetProcess target =
+      StartTarget({"--ignore", Str(SIGTERM), "--catch", hup, "--catch", usr1, "--exit-on", usr1});
   ASSERT_GT(target.pid, 0);
   const std::string pid = Str(target.pid);
   // The same lines as util-linux's kill.
-  ExpectCase({"HUP, then KILL", {"kill", "--verbose", "--timeout", "50", "HUP", "--timeout", "50", "KILL", pid}, 0,
-              "sending signal 15 to pid " + pid + "\ntimeout, sending signal 1 to pid " + pid +
-                  "\ntimeout, sending signal 9 to pid " + pid + "\n",
+  ExpectCase({"HUP, then USR1", {"kill", "--verbose", "--timeout", "50", "HUP", "--timeout", "50", "USR1", pid}, 0,
+              "sending signal 15 to pid " + pid + "\ntimeout, sending signal " + hup + " to pid " + pid +
+                  "\ntimeout, sending signal " + usr1 + " to pid " + pid + "\n",
               ""});
-  EXPECT_EQ(NextLine(target), Str(SIGHUP) + " SI_USER -");
-  EXPECT_EQ(DeathSignal(&target), SIGKILL);
+  EXPECT_EQ(NextLine(target), hup + " SI_USER -");
+  EXPECT_EQ(NextLine(target), usr1 + " SI_USER -");
+  EXPECT_EQ(DeathSignal(&target), 0);  // It exited on USR1, the end of the chain.
+}
+
+// Each target --timeout follows holds a pidfd from before the first signal: kill raises its soft limit of open files
+// to the hard one, so 40 targets under `ulimit -S -n 16 -H -n 64` all get TERM, then KILL, as with util-linux (which
+// opens one pidfd at a time).
+TEST(KillUtilLinuxTest, TimeoutFollowsMoreTargetsThanTheSoftLimitOfOpenFiles) {
+  std::vector<TargetProcess> targets = StartTargets(40, {"--ignore", Str(SIGTERM)});
+  ASSERT_EQ(targets.size(), 40u);
+  const std::vector<std::string> argv = WithPids({"kill", "--timeout", "100", "KILL"}, targets);
+  ExpectCase({"40 targets, soft limit 16, hard 64", argv, 0, "", ""}, OpenFilesLimited(16, 64));
+  for (TargetProcess& target : targets) EXPECT_EQ(DeathSignal(&target), SIGKILL) << target.pid;
+}
+
+// util-linux follows one target after the other, with one pidfd open at a time, so it signals them all however low
+// the limit; here, when the hard limit cannot hold every target's pidfd, nothing is sent: one line says so, status 1.
+TEST(KillUtilLinuxTest, DifferenceFromUtilLinuxTimeoutSendsNothingBeyondTheHardLimitOfOpenFiles) {
+  std::vector<TargetProcess> targets = StartTargets(40);
+  ASSERT_EQ(targets.size(), 40u);
+  std::vector<std::string> argv = WithPids({"kill", "--verbose", "--timeout", "100", "KILL"}, targets);
+  argv.push_back("x");  // Not reported either: the one line is all.
+  ExpectCase({"40 targets, hard limit 32", argv, 1, "",
+              "kill: --timeout: cannot open a pidfd for each of 40 targets within the limit of 32 open files: "
+              "nothing sent\n"},
+             OpenFilesLimited(16, 32));
+  for (TargetProcess& target : targets) {
+    EXPECT_FALSE(HasEnded(&target));
+    Stop(&target);
+  }
 }
 
 TEST(KillUtilLinuxTest, TimeoutSendsNothingMoreToATargetThatHasExited) {
@@ -364,10 +401,41 @@ TEST(KillUtilLinuxTest, PidAndPidfdInode) {
   ExpectCase({"gone", {"kill", right}, 1, "", "kill: '" + right + "': No such process\n"});
 }
 
+// A thread's id (not its process's leader) names no process to follow: --timeout, --wait and PID:PIDFD_INODE say
+// so, and send it nothing (util-linux: "kill: failed to obtain a valid file descriptor for PID TID: No such file or
+// directory"). Where nothing needs a pidfd, kill(2) takes the id as GNU's kill does, and signals the thread's process.
+TEST(KillUtilLinuxTest, DifferenceFromUtilLinuxAThreadIsNoProcessToFollow) {
+  TargetProcess target = StartTarget({"--threads", "1"});
+  ASSERT_GT(target.pid, 0);
+  const std::string line = NextLine(target);
+  ASSERT_EQ(line.rfind("thread ", 0), 0u) << line;
+  const std::string tid = line.substr(7);
+  ASSERT_NE(tid, Str(target.pid));
+  for (const Case& c : std::vector<Case>{
+           {"--timeout", {"kill", "--timeout", "100", "KILL", tid}, 1, "",
+            "kill: '" + tid + "': a thread, not a process (--timeout follows processes)\n"},
+           {"--wait", {"kill", "-s", "0", "--wait", tid}, 1, "",
+            "kill: '" + tid + "': a thread, not a process (--wait follows processes)\n"},
+           {"--verbose names the signal first", {"kill", "--verbose", "--wait", tid}, 1,
+            "sending signal 15 to pid " + tid + "\n",
+            "kill: '" + tid + "': a thread, not a process (--wait follows processes)\n"},
+           {"TID:INODE", {"kill", tid + ":1"}, 1, "",
+            "kill: '" + tid + ":1': a thread, not a process (PID:PIDFD_INODE names processes)\n"},
+           {"-s 0 alone checks its process", {"kill", "-s", "0", tid}, 0, "", ""},
+       }) {
+    ExpectCase(c);
+  }
+  EXPECT_FALSE(HasEnded(&target));
+  ExpectCase({"plain kill signals its process", {"kill", tid}, 0, "", ""});
+  EXPECT_EQ(DeathSignal(&target), SIGTERM);
+}
+
 TEST(KillUtilLinuxTest, PidAndPidfdInodeMalformed) {
   // util-linux takes each as a process name: "kill: cannot find process "1:0"".
-  for (const std::string bad : {"1:0", "1:", "1:x", "1:+2", "1: 2", "1:2 ", "0:5", "-1:5", ":5", "1:2:3",
-                                 "1:18446744073709551616"}) {
+  const std::string pid = FreePidOperand();  // Not PID 1: a case that went wrong would check it.
+  for (const std::string& bad : std::vector<std::string>{pid + ":0", pid + ":", pid + ":x", pid + ":+2", pid + ": 2",
+                                                         pid + ":2 ", "0:5", "-1:5", ":5", pid + ":2:3",
+                                                         pid + ":18446744073709551616"}) {
     ExpectCase({bad, {"kill", "-s", "0", "--", bad}, 1, "", "kill: '" + bad + "': invalid process id\n"});
   }
 }
@@ -399,7 +467,7 @@ TEST(KillUtilLinuxTest, WithoutPidfdsPidfdInodeAndWaitingRefuse) {
 // so), and status 1 means none was signalled.
 TEST(KillUtilLinuxTest, RequireHandler) {
   const std::string usr1 = Str(SIGUSR1), usr2 = Str(SIGUSR2);
-  TargetProcess catching = StartTarget({"--catch", usr1}), plain = StartTarget();
+  TargetProcess catching = StartTarget({"--catch", usr1, "--ignore", usr2}), plain = StartTarget();
   ASSERT_GT(catching.pid, 0);
   ASSERT_GT(plain.pid, 0);
   const std::string c = Str(catching.pid), p = Str(plain.pid);
@@ -481,11 +549,28 @@ TEST(KillUtilLinuxTest, ShowProcessState) {
               "kill: '" + pid + "': No such process\n"});
 }
 
-// util-linux names real-time signals RT0..RT30 and 29 IO; -d names them as -l does, GNU's way.
-TEST(KillUtilLinuxTest, DifferenceFromUtilLinuxShowProcessStateNamesAsGnu) {
-  TargetProcess target = StartTarget({"--catch", Str(SIGRTMIN + 1), "--ignore", Str(SIGPOLL), "--ignore", "33"});
+// -d names signals as util-linux's -d does, where GNU has no -d: IO for 29, 32 and 33 by number, RT0 to RT30 for
+// the real-time ones (-l keeps GNU's POLL, RTMIN, RTMIN+1 ... RTMAX). Every signal that can be in a mask (all but
+// KILL and STOP), byte for byte util-linux 2.42's output under C and C.UTF-8.
+TEST(KillUtilLinuxTest, ShowProcessStateNamesSignalsAsUtilLinux) {
+  std::vector<std::string> ignore_all;
+  for (int sig = 1; sig <= 64; ++sig) {
+    if (sig != SIGKILL && sig != SIGSTOP) ignore_all.insert(ignore_all.end(), {"--ignore", Str(sig)});
+  }
+  TargetProcess target = StartTarget(ignore_all);
   ASSERT_GT(target.pid, 0);
-  ExpectCase({"-d", {"kill", "-d", Str(target.pid)}, 0, "Blocked: RTMIN+1 \nIgnored: POLL 33 \nCaught: RTMIN+1 \n",
+  const std::string every =
+      "Ignored: HUP INT QUIT ILL TRAP ABRT BUS FPE USR1 SEGV USR2 PIPE ALRM TERM STKFLT CHLD CONT TSTP TTIN TTOU URG "
+      "XCPU XFSZ VTALRM PROF WINCH IO PWR SYS 32 33 RT0 RT1 RT2 RT3 RT4 RT5 RT6 RT7 RT8 RT9 RT10 RT11 RT12 RT13 RT14 "
+      "RT15 RT16 RT17 RT18 RT19 RT20 RT21 RT22 RT23 RT24 RT25 RT26 RT27 RT28 RT29 RT30 \n";
+  Options utf8;
+  utf8.env = {"LC_ALL=C.UTF-8"};
+  ExpectCase({"every signal but KILL and STOP", {"kill", "-d", Str(target.pid)}, 0, every, ""});
+  ExpectCase({"under C.UTF-8", {"kill", "-d", Str(target.pid)}, 0, every, ""}, utf8);
+  Stop(&target);
+  target = StartTarget({"--catch", Str(SIGRTMIN + 1), "--ignore", Str(SIGPOLL), "--ignore", "33"});
+  ASSERT_GT(target.pid, 0);
+  ExpectCase({"each mask its line", {"kill", "-d", Str(target.pid)}, 0, "Blocked: RT1 \nIgnored: IO 33 \nCaught: RT1 \n",
               ""});
   Stop(&target);
 }

@@ -3,8 +3,10 @@
 // case checks what the targets, children of this test, did by the time kill returned: a target kill has waited for
 // has exited, so waitpid(WNOHANG) reaps it at once. Time limits are generous (0.3 s against processes that would
 // run for ever), and no case asserts how long anything took.
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <string>
@@ -32,6 +34,12 @@ TargetProcess ExitingChild(int ms) {
   }
   return child;
 }
+
+// Stop()s a process when the case ends, however it ends.
+struct StopsWhenDone {
+  TargetProcess* process;
+  ~StopsWhenDone() { Stop(process); }
+};
 
 TEST(KillWaitTest, ReturnsOnceTheTargetHasExited) {
   TargetProcess target = StartTarget();
@@ -64,6 +72,45 @@ TEST(KillWaitTest, DurationRunsOutWith124) {
   ExpectCase({"a suffix", {"kill", "-0", "--wait=0.005m", Str(target.pid)}, 124, "", ""});
   EXPECT_FALSE(HasEnded(&target));
   Stop(&target);
+}
+
+// The deadline is a point in time, not the time that was left when kill was stopped: kill stopped in its wait and
+// continued 2 s after its deadline has passed returns with 124 at once (within 1 s, a generous bound). Were the time
+// left restarted at the continue, kill would wait 2 s more.
+TEST(KillWaitTest, TheDeadlineHoldsAcrossAStopAndContinue) {
+  TargetProcess target = StartTarget();
+  ASSERT_GT(target.pid, 0);
+  const std::string pid = Str(target.pid), binary = BinaryPath();
+  int out[2];
+  ASSERT_EQ(pipe2(out, O_CLOEXEC), 0);
+  std::vector<const char*> argv = {"kill", "--verbose", "-s", "0", "--wait=2", pid.c_str(), nullptr};
+  const pid_t kill_pid = fork();
+  if (kill_pid == 0) {
+    dup2(out[1], 1);
+    execv(binary.c_str(), const_cast<char**>(argv.data()));
+    _exit(127);
+  }
+  close(out[1]);
+  ASSERT_GT(kill_pid, 0);
+  TargetProcess killer = {kill_pid, out[0]};
+  const StopsWhenDone stops_killer{&killer}, stops_target{&target};  // Nothing left behind, whatever fails.
+  // kill writes its line once its deadline is set, just before the wait.
+  ASSERT_EQ(NextLine(killer), "sending signal 0 to pid " + pid);
+  ASSERT_EQ(kill(kill_pid, SIGSTOP), 0);
+  int status = 0;
+  ASSERT_EQ(waitpid(kill_pid, &status, WUNTRACED), kill_pid);
+  ASSERT_TRUE(WIFSTOPPED(status));
+  timespec stopped_for = {4, 0};  // The deadline passes 2 s into the stop.
+  while (nanosleep(&stopped_for, &stopped_for) != 0) {  // EINTR: sleep what is left.
+  }
+  const double continued = Now();
+  ASSERT_EQ(kill(kill_pid, SIGCONT), 0);
+  ASSERT_TRUE(AwaitEnd(kill_pid, &status));
+  killer.pid = -1;
+  const double late = Now() - continued;
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 124) << status;
+  EXPECT_LT(late, 1.0) << "returned " << late << " s after SIGCONT";
+  EXPECT_FALSE(HasEnded(&target));
 }
 
 TEST(KillWaitTest, TimeoutThenWaitIsACleanStopInOneCommand) {
@@ -132,6 +179,26 @@ TEST(KillWaitTest, ExitStatusWhenASignalCouldNotBeSent) {
   Stop(&target);
 }
 
+// --wait holds a pidfd per target from before the signal, within the hard limit of open files (kill raises its soft
+// limit to it); beyond it nothing is sent.
+TEST(KillWaitTest, AsManyTargetsAsTheHardLimitOfOpenFilesHolds) {
+  std::vector<TargetProcess> targets = StartTargets(40);
+  ASSERT_EQ(targets.size(), 40u);
+  const std::vector<std::string> argv = WithPids({"kill", "--wait"}, targets);
+  ExpectCase({"hard limit 32: nothing sent", argv, 1, "",
+              "kill: --wait: cannot open a pidfd for each of 40 targets within the limit of 32 open files: "
+              "nothing sent\n"},
+             OpenFilesLimited(16, 32));
+  for (TargetProcess& target : targets) EXPECT_FALSE(HasEnded(&target));
+  ExpectCase({"soft limit 16, hard 64: all waited for", argv, 0, "", ""}, OpenFilesLimited(16, 64));
+  for (TargetProcess& target : targets) {
+    int signal = -1;
+    EXPECT_TRUE(HasEnded(&target, &signal)) << target.pid;  // Already a zombie when kill returned.
+    EXPECT_EQ(signal, SIGTERM);
+    Stop(&target);
+  }
+}
+
 TEST(KillWaitTest, WithPidAndPidfdInodeAndQueue) {
   TargetProcess target = StartTarget({"--catch", Str(SIGUSR1), "--exit-on", Str(SIGUSR1)});
   ASSERT_GT(target.pid, 0);
@@ -148,13 +215,15 @@ TEST(KillWaitTest, WithPidAndPidfdInodeAndQueue) {
 // A group has no pidfd; waiting for one would mean polling /proc. So --wait with 0, -1 or -N is a usage error, and
 // nothing is sent to any target.
 TEST(KillWaitTest, AGroupCannotBeWaitedFor) {
+  const std::string pid = FreePidOperand();  // Not PID 1: a case that went wrong would signal it.
   const std::string why = ": a group of processes has no pidfd, and waiting for one would mean polling";
   for (const Case& c : std::vector<Case>{
            {"our group", {"kill", "--wait", "0"}, 1, "", Usage("--wait: cannot wait for '0'" + why)},
            {"every process", {"kill", "-s", "0", "--wait", "-1"}, 1, "", Usage("--wait: cannot wait for '-1'" + why)},
-           {"a group after --", {"kill", "--wait", "--", "-5"}, 1, "", Usage("--wait: cannot wait for '-5'" + why)},
-           {"--wait names it before --timeout", {"kill", "--timeout", "1", "KILL", "--wait", "--", "-5"}, 1, "",
-            Usage("--wait: cannot wait for '-5'" + why)},
+           {"a group after --", {"kill", "--wait", "--", "-" + pid}, 1, "",
+            Usage("--wait: cannot wait for '-" + pid + "'" + why)},
+           {"--wait names it before --timeout", {"kill", "--timeout", "1", "KILL", "--wait", "--", "-" + pid}, 1, "",
+            Usage("--wait: cannot wait for '-" + pid + "'" + why)},
        }) {
     ExpectCase(c);
   }
@@ -167,12 +236,13 @@ TEST(KillWaitTest, AGroupCannotBeWaitedFor) {
 }
 
 TEST(KillWaitTest, BadDurations) {
+  const std::string pid = FreePidOperand();  // Not PID 1: a case that went wrong would signal it.
   for (const Case& c : std::vector<Case>{
-           {"not a number", {"kill", "--wait=x", "1"}, 1, "", Usage("invalid time interval 'x'")},
-           {"empty", {"kill", "--wait=", "1"}, 1, "", Usage("invalid time interval ''")},
-           {"negative", {"kill", "--wait=-1", "1"}, 1, "", Usage("invalid time interval '-1'")},
-           {"trailing blank", {"kill", "--wait=1 ", "1"}, 1, "", Usage("invalid time interval '1 '")},
-           {"abbreviated", {"kill", "--wa=x", "1"}, 1, "", Usage("invalid time interval 'x'")},
+           {"not a number", {"kill", "--wait=x", pid}, 1, "", Usage("invalid time interval 'x'")},
+           {"empty", {"kill", "--wait=", pid}, 1, "", Usage("invalid time interval ''")},
+           {"negative", {"kill", "--wait=-1", pid}, 1, "", Usage("invalid time interval '-1'")},
+           {"trailing blank", {"kill", "--wait=1 ", pid}, 1, "", Usage("invalid time interval '1 '")},
+           {"abbreviated", {"kill", "--wa=x", pid}, 1, "", Usage("invalid time interval 'x'")},
            {"no PID", {"kill", "--wait=1"}, 1, "", Usage("no process ID specified")},
        }) {
     ExpectCase(c);

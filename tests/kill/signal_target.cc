@@ -1,5 +1,5 @@
-// signal_target [--catch SIG]... [--ignore SIG]... [--block SIG]... [--exit-on SIG] -- a process for kill's tests to
-// signal, which says what it got.
+// signal_target [--catch SIG]... [--ignore SIG]... [--block SIG]... [--exit-on SIG] [--threads N] -- a process for
+// kill's tests to signal, which says what it got.
 //
 // It starts from default dispositions and an empty mask (glibc's own 32 and 33 included, whatever the test runner
 // left), then, for each SIG (a number):
@@ -11,7 +11,9 @@
 //                  SI_QUEUE, else "-";
 //   --block SIG    blocked, so that it stays pending;
 //   --exit-on SIG  (one of the caught) exit 0 once it is written.
+//   --threads N    N more threads, which wait for ever; each writes "thread TID" after "ready".
 // Writes "ready\n" to stdout once all that is in place, then waits for ever (or until --exit-on's signal).
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -45,6 +47,12 @@ const char* CodeName(int code) {
   return number;
 }
 
+void* SayTidAndWait(void*) {
+  printf("thread %ld\n", static_cast<long>(syscall(SYS_gettid)));  // NOLINT(runtime/int): syscall's type.
+  fflush(stdout);
+  for (;;) pause();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -54,7 +62,7 @@ int main(int argc, char** argv) {
   sigset_t caught, blocked;
   sigemptyset(&caught);
   sigemptyset(&blocked);
-  int exit_on = 0;
+  int exit_on = 0, threads = 0;
   for (int i = 1; i + 1 < argc; i += 2) {
     const int sig = atoi(argv[i + 1]);
     if (strcmp(argv[i], "--ignore") == 0) {
@@ -70,6 +78,8 @@ int main(int argc, char** argv) {
       sigaddset(&blocked, sig);
     } else if (strcmp(argv[i], "--exit-on") == 0) {
       exit_on = sig;
+    } else if (strcmp(argv[i], "--threads") == 0) {
+      threads = sig;
     } else {
       fprintf(stderr, "signal_target: unknown option %s\n", argv[i]);
       return 2;
@@ -79,6 +89,11 @@ int main(int argc, char** argv) {
   const int signals = sigisemptyset(&caught) ? -1 : signalfd(-1, &caught, SFD_CLOEXEC);
   printf("ready\n");
   fflush(stdout);
+  for (int i = 0; i < threads; ++i) {
+    pthread_t thread;
+    // Started after "ready", under the mask above; each says its id, then waits.
+    pthread_create(&thread, nullptr, SayTidAndWait, nullptr);
+  }
   for (;;) {
     signalfd_siginfo info;
     if (signals < 0) {

@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <stddef.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/vfs.h>
@@ -62,10 +63,37 @@ bool HasEnded(TargetProcess* target, int* signal) {
   return true;
 }
 
+bool AwaitEnd(pid_t pid, int* status) {
+  const int pidfd = static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
+  if (pidfd >= 0) {  // Readable once the child has ended.
+    pollfd ended = {pidfd, POLLIN, 0};
+    int ready;
+    do {
+      ready = poll(&ended, 1, 10000);
+    } while (ready < 0 && errno == EINTR);  // A signal to the test: wait again.
+    close(pidfd);
+    if (ready == 0) return false;
+  }
+  return waitpid(pid, status, 0) == pid;
+}
+
+pid_t FreePid() {
+  const pid_t pid = fork();
+  if (pid == 0) _exit(0);
+  if (pid > 0) waitpid(pid, nullptr, 0);
+  return pid;
+}
+
+std::string FreePidOperand() {
+  const pid_t pid = FreePid();
+  return pid > 0 ? std::to_string(pid) : "no-free-pid";
+}
+
 int DeathSignal(TargetProcess* target) {
-  int signal = -1;
-  for (int waited_ms = 0; target->pid > 0 && !HasEnded(target, &signal) && waited_ms < 10000; waited_ms += 10) {
-    usleep(10000);
+  int signal = -1, status = 0;
+  if (target->pid > 0 && AwaitEnd(target->pid, &status)) {
+    signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+    target->pid = -1;
   }
   Stop(target);
   return signal;
@@ -89,6 +117,30 @@ unsigned long long PidfdInodeOf(pid_t pid) {  // NOLINT(runtime/int)
   const bool pidfs = fstatfs(pidfd, &fs) == 0 && fs.f_type == 0x50494446 && fstat(pidfd, &st) == 0;
   close(pidfd);
   return pidfs ? st.st_ino : 0;
+}
+
+Options OpenFilesLimited(unsigned soft, unsigned hard) {
+  Options limited;
+  limited.before_exec = [soft, hard] {
+    const rlimit limit = {soft, hard};
+    if (setrlimit(RLIMIT_NOFILE, &limit) != 0) _exit(125);
+  };
+  return limited;
+}
+
+std::vector<TargetProcess> StartTargets(int count, const std::vector<std::string>& args) {
+  std::vector<TargetProcess> targets;
+  for (int i = 0; i < count; ++i) {
+    TargetProcess target = StartTarget(args);
+    if (target.pid <= 0) break;
+    targets.push_back(target);
+  }
+  return targets;
+}
+
+std::vector<std::string> WithPids(std::vector<std::string> argv, const std::vector<TargetProcess>& targets) {
+  for (const TargetProcess& target : targets) argv.push_back(std::to_string(target.pid));
+  return argv;
 }
 
 #if defined(__x86_64__)

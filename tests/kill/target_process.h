@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "tests/testing/run.h"
+
 namespace coreutils_testing {
 
 struct TargetProcess {
@@ -27,6 +29,18 @@ std::string NextLine(const TargetProcess& target);
 // Whether the target has ended; if so it is reaped, and *signal is the signal that killed it (0 if it exited).
 bool HasEnded(TargetProcess* target, int* signal = nullptr);
 
+// Waits until child `pid` has ended, on a pidfd (in a blocking waitpid where there is none), and reaps it into
+// *status. False, and still running, if it has not ended within 10 s (a safety net, not a time bound).
+bool AwaitEnd(pid_t pid, int* status);
+
+// A pid that was just in use and is now free (its process exited and was reaped): an operand no process answers to.
+// -1 if fork failed, so the caller asserts > 0 before the pid goes on a command line ("-1" is every process).
+pid_t FreePid();
+
+// FreePid() in decimal, for a PID operand that no case should ever signal; "no-free-pid" (an invalid PID, so the case
+// fails and nothing is signalled) if fork failed.
+std::string FreePidOperand();
+
 // How the target ends: the signal that killed it, 0 if it exited, or -1 if it is still running 10 s from now (a
 // safety net: it is then KILLed, and the case fails). Reaps it and closes its output.
 int DeathSignal(TargetProcess* target);
@@ -36,6 +50,16 @@ void Stop(TargetProcess* target);
 
 // The inode of a pidfd of `pid` (what PID:PIDFD_INODE names); 0 where this kernel has none (before Linux 6.9).
 unsigned long long PidfdInodeOf(pid_t pid);  // NOLINT(runtime/int): as %llu prints it.
+
+// Options whose before_exec runs `ulimit -S -n soft -H -n hard` for the program the child execs (exits 125 if it
+// cannot).
+Options OpenFilesLimited(unsigned soft, unsigned hard);
+
+// `count` targets started with `args` (StartTarget()); fewer if one could not be started.
+std::vector<TargetProcess> StartTargets(int count, const std::vector<std::string>& args = {});
+
+// `argv` with each target's pid appended, in order.
+std::vector<std::string> WithPids(std::vector<std::string> argv, const std::vector<TargetProcess>& targets);
 
 // For Options::before_exec: from then on pidfd_open fails with ENOSYS, as before Linux 5.3 (a seccomp filter,
 // inherited by the program the child execs). Other system calls are untouched. Exits 125 if it cannot be installed.

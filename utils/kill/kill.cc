@@ -17,7 +17,8 @@
 // util-linux's: -q VALUE sends with sigqueue (SI_QUEUE, VALUE); -r signals only a process that catches the signal;
 // --verbose says "sending signal 15 to pid 42"; --timeout MS SIGNAL (repeatable) sends SIGNAL to each target still
 // running MS after the previous signal. --wait[=DURATION] returns once every target has exited (or DURATION has
-// passed), after the last follow-up signal. The last two wait on pidfds in one ppoll: no polling, no pid reuse. A
+// passed), after the last follow-up signal. The last two wait on pidfds in one ppoll: no polling, no pid reuse; every
+// target's pidfd is opened before the first signal, under the hard limit of open files (beyond it nothing is sent). A
 // group (0, -1, -N) with --timeout, --wait or -r is a usage error: a group has no pidfd and no one handler.
 // Every PID is tried; a bad one is reported ("kill: 'x': invalid process id", "kill: '99999': No such process").
 // Listing: -l with no SIGNAL prints EXIT (0) and every named signal, one per line; -l SIGNAL prints the number for
@@ -25,14 +26,13 @@
 // status (143: TERM; 160: 32); -l 0xMASK (or --list=0xMASK) the names of the signals set in a mask as /proc writes
 // it. -t prints "NUM NAME DESCRIPTION" rows (SIG32 for 32; descriptions as glibc's strsignal gives them, in the
 // user's language). A bad operand is reported ("kill: 'FOO': invalid signal") and the others are still listed.
-// -d PID prints PID's pending, blocked, ignored and caught signals as util-linux does ("Caught: HUP INT ").
+// -d PID prints PID's pending, blocked, ignored and caught signals as util-linux does, its names too ("Caught: HUP
+// INT IO RT1 ", where -l says POLL and RTMIN+1).
 // Messages are GNU's msgids through uucore::Format, so GNU's catalogs translate them; getopt's are glibc's own.
 // Exit status: 0 if every PID was signalled / every SIGNAL listed; 1 otherwise (also when -r signalled none), on a
 // usage error (bad -s SIGNAL, no PID, -l with -s, two -l/-t, two signals: message and Try line) and on a write
 // error; 124 if --wait's DURATION passed with a target still running.
 #include "utils/kill/kill.h"
-
-#include <vector>
 
 #include "absl/status/statusor.h"
 #include "utils/kill/listing.h"
@@ -53,10 +53,10 @@ int Run(const Options& options) {
     case Mode::kSend:
       break;
   }
-  std::vector<Followed> followed;  // Stays empty (no allocation) without --timeout and --wait.
-  const int status = SendSignals(options, &followed);
+  Following following;  // Stays empty (no allocation, no descriptor) without --timeout and --wait.
+  const int status = SendSignals(options, &following);
   if (!options.follows_targets()) return status;
-  return FollowAndWait(options, &followed, status);
+  return FollowAndWait(options, &following, status);
 }
 
 }  // namespace

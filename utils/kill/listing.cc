@@ -1,4 +1,4 @@
-// utils/kill/listing.cc -- -l and -t as GNU prints them, masks as util-linux reads them, -d as it prints it.
+// utils/kill/listing.cc -- -l and -t as GNU prints them, masks as util-linux reads them, -d as util-linux prints it.
 #include "utils/kill/listing.h"
 
 #include <errno.h>
@@ -91,11 +91,19 @@ bool ListOperand(const TableWidths& widths, bool table, const char* arg) {
   return true;
 }
 
+// A signal's name as util-linux's -d writes it (GNU has no -d): GNU's but for IO (29, GNU's POLL) and RT0 to RT30
+// (SIGRTMIN + N, GNU's RTMIN, RTMIN+1 ... RTMAX); 32 and 33 by number, as both do.
+std::string UtilLinuxName(int signal) {
+  if (signal == SIGIO) return "IO";
+  if (signal >= SIGRTMIN && signal <= SIGRTMAX) return absl::StrCat("RT", signal - SIGRTMIN);
+  return uucore::SignalName(signal);
+}
+
 // Each name of a mask followed by a space, as util-linux's -d writes them.
 std::string NamesOf(uint64_t mask) {
   std::string names;
   for (int signal = 1; signal <= 64; ++signal) {
-    if (uucore::MaskHasSignal(mask, signal)) absl::StrAppend(&names, uucore::SignalName(signal), " ");
+    if (uucore::MaskHasSignal(mask, signal)) absl::StrAppend(&names, UtilLinuxName(signal), " ");
   }
   return names;
 }

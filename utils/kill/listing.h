@@ -19,7 +19,7 @@ int ListSignals(const Options& options);
 //
 // -d PID: the process's (arg is PID as given, for messages) pending, blocked, ignored and caught signals, one line for
 // each mask that is not empty, as util-linux's kill prints them ("Caught: HUP INT \n", each name followed by a space),
-// named as -l names them. Returns the exit status.
+// with util-linux's names (IO, RT0 ... RT30, where -l says GNU's POLL, RTMIN ... RTMAX). Returns the exit status.
 int ShowProcessState(const char* arg, pid_t pid);
 
 }  // namespace kill_utility

@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "utils/kill/options.h"
+#include "utils/kill/pidfds.h"
 #include "utils/kill/targets.h"
 #include "uucore/cli.h"
 #include "uucore/i18n.h"
@@ -35,28 +36,38 @@ void Report(const char* arg, absl::string_view message) {
 
 void ReportInvalid(const char* arg) { uucore::Error(uucore::Format("%s: invalid process id", uucore::Quote(arg))); }
 
-// The pidfd a target is signalled through: one for PID:PIDFD_INODE, for --timeout and --wait (which need it), and
-// for -r (which then knows that the masks it read were the target's); else -1. False, reported, when a target that
-// needs one cannot have it.
-bool OpenPidfd(const Options& options, const char* arg, const Target& target, int* pidfd) {
-  *pidfd = -1;
-  const bool needed = target.inode != 0 || options.follows_targets();
-  if (!needed && !options.require_handler) return true;
-  *pidfd = uucore::PidfdOpen(target.pid);
-  if (*pidfd >= 0) return true;
-  const int err = errno;
-  if (err == ESRCH) {
-    ReportError(arg, err);
+// The pidfd a target is signalled through: one for PID:PIDFD_INODE, for --timeout and --wait (which need it; opened
+// for every target before the first signal, OpenEveryPidfd()), and for -r (which then knows that the masks it read
+// were the target's); else none.
+TargetPidfd PidfdFor(const Options& options, const Target& target) {
+  if (target.inode == 0 && !options.follows_targets() && !options.require_handler) return TargetPidfd();
+  return OpenTargetPidfd(target.pid);
+}
+
+// Why a target must be a process, not a thread: what its pidfd is for.
+const char* WhyAProcess(const Options& options, const Target& target) {
+  if (target.inode != 0) return "PID:PIDFD_INODE names processes";
+  return options.wait ? "--wait follows processes" : "--timeout follows processes";
+}
+
+// False, reported, when a target that needs a pidfd has none.
+bool HasItsPidfd(const Options& options, const char* arg, const Target& target, const TargetPidfd& pidfd) {
+  if (pidfd.fd >= 0 || pidfd.err == 0) return true;
+  if (pidfd.err == ESRCH) {
+    ReportError(arg, pidfd.err);
     return false;
   }
+  const bool needed = target.inode != 0 || options.follows_targets();
   if (!needed) return true;  // -r alone: by pid, as util-linux looks it up.
-  if (err != ENOSYS && err != EPERM) {
-    ReportError(arg, err);
+  if (pidfd.is_a_thread()) {  // kill(2) would signal its process; pidfd_open refuses it.
+    Report(arg, uucore::Format("a thread, not a process (%s)", WhyAProcess(options, target)));
+  } else if (pidfd.err != ENOSYS && pidfd.err != EPERM) {
+    ReportError(arg, pidfd.err);
   } else if (target.inode != 0) {
     Report(arg, kNeedsPidfs);
   } else {  // No pidfd_open (Linux < 5.3, or a seccomp profile): waiting would mean polling.
     Report(arg, uucore::Format("%s needs pidfd_open (Linux 5.3 or later): %s", options.wait ? "--wait" : "--timeout",
-                               uucore::ErrnoText(err)));
+                               uucore::ErrnoText(pidfd.err)));
   }
   return false;
 }
@@ -107,20 +118,21 @@ Outcome Signal(const Options& options, const char* arg, pid_t pid, int pidfd) {
   return Outcome::kFailed;
 }
 
-Outcome SendOne(const Options& options, const char* arg, const Target& target, std::vector<Followed>* followed) {
+Outcome SendOne(const Options& options, const char* arg, const Target& target, TargetPidfd opened,
+                Following* following) {
   // --verbose names the signal before it is sent, as util-linux does; after the checks of PID:PIDFD_INODE and -r,
   // which send nothing to a target they refuse.
   const bool checked = target.inode != 0 || options.require_handler;
   if (!checked) SayVerbose(options, target.pid);
-  int pidfd = -1;
-  if (!OpenPidfd(options, arg, target, &pidfd)) return Outcome::kFailed;
+  if (!HasItsPidfd(options, arg, target, opened)) return Outcome::kFailed;
+  const int pidfd = opened.fd;
   Outcome outcome = Outcome::kSent;
   if (target.inode != 0 && !IsTheProcessOfItsInode(arg, target, pidfd)) outcome = Outcome::kFailed;
   if (outcome == Outcome::kSent && options.require_handler) outcome = CheckHandler(options, arg, target.pid, pidfd);
   if (outcome == Outcome::kSent && checked) SayVerbose(options, target.pid);
   if (outcome == Outcome::kSent) outcome = Signal(options, arg, target.pid, pidfd);
   if (outcome == Outcome::kSent && options.follows_targets()) {
-    followed->push_back({arg, target.pid, pidfd});
+    following->targets.push_back({arg, target.pid, pidfd});
   } else if (pidfd >= 0) {
     close(pidfd);
   }
@@ -136,19 +148,24 @@ int Deliver(const Options& options, pid_t pid, int pidfd, int signal) {
   return uucore::SignalVia(pid, pidfd, signal);
 }
 
-int SendSignals(const Options& options, std::vector<Followed>* followed) {
+int SendSignals(const Options& options, Following* following) {
   const bool plain = options.plain();
+  // The pidfds of the targets --timeout and --wait follow, one per operand, all opened before the first signal.
+  std::vector<TargetPidfd> opened;
+  if (options.follows_targets() && !OpenEveryPidfd(options, &opened, &following->timer)) return uucore::kExitFailure;
   bool failed = false, sent = false;
-  for (char* const* arg = options.operands; *arg != nullptr; ++arg) {
+  for (size_t i = 0; options.operands[i] != nullptr; ++i) {
+    const char* arg = options.operands[i];
     Target target;
     Outcome outcome = Outcome::kFailed;
-    if (!ParseTarget(*arg, &target)) {
-      ReportInvalid(*arg);
+    if (!ParseTarget(arg, &target)) {
+      ReportInvalid(arg);
     } else if (plain && target.inode == 0) {  // GNU's kill: nothing more to pay for.
       outcome = kill(target.pid, options.signal) == 0 ? Outcome::kSent : Outcome::kFailed;
-      if (outcome == Outcome::kFailed) ReportError(*arg, errno);
+      if (outcome == Outcome::kFailed) ReportError(arg, errno);
     } else {
-      outcome = SendOne(options, *arg, target, followed);
+      const TargetPidfd pidfd = options.follows_targets() ? opened[i] : PidfdFor(options, target);
+      outcome = SendOne(options, arg, target, pidfd, following);
     }
     failed = failed || outcome == Outcome::kFailed;
     sent = sent || outcome == Outcome::kSent;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "utils/kill/options.h"
+#include "uucore/signal_wait.h"
 
 namespace kill_utility {
 
@@ -19,16 +20,24 @@ struct Followed {
   int pidfd;
 };
 
+// What --timeout and --wait follow: the targets signalled, and the timer their waits end at, made before the first
+// pidfd so that the limit of open files holds it too. Empty (no allocation, no descriptor) without those options.
+struct Following {
+  std::vector<Followed> targets;
+  uucore::DeadlineTimer timer;
+};
+
 // SendSignals()
 //
 // The signal to each PID operand in order, as GNU's kill sends it (kill(2); a bad PID or a failed kill is reported,
 // "kill: 'x': invalid process id", "kill: '99999': No such process", and the rest are still signalled), with
 // util-linux's options and --wait: PID:PIDFD_INODE targets (nothing sent, and reported, unless PID's pidfd has that
-// inode), -q's value, -r's check, --verbose's lines ("sending signal 15 to pid 42"). Every target that --timeout or
-// --wait follows is signalled through a pidfd opened before the signal and appended to *followed (the caller
-// closes their pidfds). Returns the exit status: 1 if a target failed, or if -r left every target unsignalled (as
-// util-linux); else 0.
-int SendSignals(const Options& options, std::vector<Followed>* followed);
+// inode), -q's value, -r's check, --verbose's lines ("sending signal 15 to pid 42"). With --timeout or --wait, every
+// target's pidfd is opened before the first signal (OpenEveryPidfd(): if they cannot all be open at once, nothing is
+// sent, one line says why, status 1), and each target signalled through it is appended to following->targets (the
+// caller closes their pidfds). Returns the exit status: 1 if a target failed, or if -r left every target unsignalled
+// (as util-linux); else 0.
+int SendSignals(const Options& options, Following* following);
 
 // Deliver()
 //

@@ -25,17 +25,17 @@ void StopFollowing(Followed* target) {
 
 // Waits until every followed target has exited or the deadline passes; those that have exited are no longer
 // followed. False, reported, if the wait itself failed.
-bool AwaitExits(std::vector<Followed>* followed, uucore::Deadline deadline) {
+bool AwaitExits(Following* following, uucore::Deadline deadline) {
   fflush(stdout);  // --verbose's lines so far, before a wait that may be long.
   std::vector<int> pidfds;
-  for (const Followed& target : *followed) pidfds.push_back(target.pidfd);
-  absl::StatusOr<std::vector<bool>> exited = uucore::WaitForExits(pidfds, deadline);
+  for (const Followed& target : following->targets) pidfds.push_back(target.pidfd);
+  absl::StatusOr<std::vector<bool>> exited = uucore::WaitForExits(pidfds, deadline, &following->timer);
   if (!exited.ok()) {
     uucore::Error(exited.status().message());
     return false;
   }
-  for (size_t i = 0; i < followed->size(); ++i) {
-    if ((*exited)[i]) StopFollowing(&(*followed)[i]);
+  for (size_t i = 0; i < following->targets.size(); ++i) {
+    if ((*exited)[i]) StopFollowing(&following->targets[i]);
   }
   return true;
 }
@@ -64,16 +64,16 @@ bool AnyRunning(const std::vector<Followed>& followed) {
 
 }  // namespace
 
-int FollowAndWait(const Options& options, std::vector<Followed>* followed, int status) {
+int FollowAndWait(const Options& options, Following* following, int status) {
   bool waited = true;
   for (const FollowUp& follow_up : options.follow_ups) {
-    waited = AwaitExits(followed, uucore::Deadline::In(follow_up.after));
+    waited = AwaitExits(following, uucore::Deadline::In(follow_up.after));
     if (!waited) break;
-    if (!SendFollowUp(options, follow_up.signal, followed)) status = uucore::kExitFailure;
+    if (!SendFollowUp(options, follow_up.signal, &following->targets)) status = uucore::kExitFailure;
   }
-  if (waited && options.wait) waited = AwaitExits(followed, uucore::Deadline::In(options.wait_limit));
-  const bool timed_out = waited && options.wait && AnyRunning(*followed);
-  for (Followed& target : *followed) StopFollowing(&target);
+  if (waited && options.wait) waited = AwaitExits(following, uucore::Deadline::In(options.wait_limit));
+  const bool timed_out = waited && options.wait && AnyRunning(following->targets);
+  for (Followed& target : following->targets) StopFollowing(&target);
   if (!waited) return uucore::kExitFailure;
   return timed_out ? uucore::kExitTimedOut : status;
 }

@@ -2,8 +2,6 @@
 #ifndef UTILS_KILL_WAITING_H_
 #define UTILS_KILL_WAITING_H_
 
-#include <vector>
-
 #include "utils/kill/options.h"
 #include "utils/kill/sending.h"
 
@@ -12,12 +10,13 @@ namespace kill_utility {
 // FollowAndWait()
 //
 // For each --timeout MS SIGNAL in order: waits up to MS for every followed target to exit (one ppoll over their
-// pidfds), then sends SIGNAL to those still running (--verbose: "timeout, sending signal 9 to pid 42"; one that
-// exits meanwhile is no error). Then, with --wait, waits for every target to exit or for --wait's DURATION, counted
-// from the last follow-up signal. Closes every pidfd in *followed. Returns the exit status from `status`, the
-// status of the sending so far: 124 (kExitTimedOut) when DURATION ran out with a target still running; else 1 if a
-// follow-up signal could not be sent or the wait failed; else `status`.
-int FollowAndWait(const Options& options, std::vector<Followed>* followed, int status);
+// pidfds and following->timer), then sends SIGNAL to those still running (--verbose: "timeout, sending signal 9 to
+// pid 42"; one that exits meanwhile is no error). Then, with --wait, waits for every target to exit or for --wait's
+// DURATION, counted from the last follow-up signal. Each deadline holds across a stop and continue. Closes every
+// pidfd in following->targets. Returns the exit status from `status`, the status of the sending so far: 124
+// (kExitTimedOut) when DURATION ran out with a target still running; else 1 if a follow-up signal could not be sent
+// or the wait failed; else `status`.
+int FollowAndWait(const Options& options, Following* following, int status);
 
 }  // namespace kill_utility
 
