@@ -667,6 +667,14 @@ TEST(EnvTest, Env0From) {
   ExpectCase({"- is standard input, read once", {"env", "-i", "--env0-from=-", "--env0-from=-", "Z=3"}, 0,
               "X=1\nY=2\nZ=3\n", ""},
              input);
+  // The reason is the open's, not what taking the locale for the message left in errno (setlocale fails, ENOENT,
+  // for a locale that is not installed).
+  Options unknown_locale;
+  unknown_locale.env = {"LC_ALL=xx_XX.UTF-8"};
+  const std::string not_dir = WriteFile(dir, "not-a-dir", "") + "/x";
+  ExpectCase({"an error's reason survives the locale being taken", {"env", "--env0-from=" + not_dir, "true"}, 125, "",
+              "env: cannot read '" + not_dir + "': Not a directory\n"},
+             unknown_locale);
   Options closed;
   closed.close_stdin = true;
   ExpectCase({"standard input closed", {"env", "--env0-from=-", "true"}, 125, "",

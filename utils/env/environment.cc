@@ -48,7 +48,10 @@ std::string QuoteFileNameBeforeColon(absl::string_view file) {
 absl::StatusOr<std::string> ReadEntries(const char* file) {
   const bool stdin_file = strcmp(file, "-") == 0;
   const int fd = stdin_file ? STDIN_FILENO : open(file, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return Failure(uucore::Format("cannot read %s", uucore::QuoteFileName(file)), errno);
+  if (fd < 0) {
+    const int err = errno;  // Before quoting and wording the message, which may take the locale (setlocale).
+    return Failure(uucore::Format("cannot read %s", uucore::QuoteFileName(file)), err);
+  }
   std::string content;
   char buffer[8192];
   ssize_t n;
