@@ -10,7 +10,7 @@
 // it (-C, then -a, are then errors; signal options are ignored); else -0 is an error, then signal dispositions,
 // the signal mask, --list-signal-handling, -C, and exec of COMMAND (searched in the new PATH) with argv[0] from -a.
 // --env0-from FILE: NUL-terminated entries; after -i each is kept exactly as read, so `env -0 >f; env -i
-// --env0-from=f env -0` reproduces f byte for byte. Every FILE is read, in order (GNU master: only the last).
+// --env0-from=f env -0` reproduces f byte for byte. Only the last --env0-from is read, as in GNU master.
 // Printing: byte for byte as GNU master prints (issue 35). QUOTING_STYLE is read from env's own environment as it
 // started (not the one printed), first, unless -0; an invalid value is warned about (even when a command runs) and
 // shell-escape used; -0 prints every entry exactly as it is. The user's locale (for
@@ -94,7 +94,7 @@ struct Options {  // Everything Run() needs; no globals.
   const char* chdir = nullptr;
   const char* argv0 = nullptr;
   std::vector<const char*> unset;
-  std::vector<const char*> env0_files;  // --env0-from, in order.
+  const char* env0_file = nullptr;  // --env0-from: the last one given, the only one read, as in GNU master.
   SignalPlan signals[NSIG];
   char** operands = nullptr;  // [NAME=VALUE]... [COMMAND [ARG]...], null-terminated.
   int finished_status = -1;   // >= 0: --help or --version already answered with this status.
@@ -225,7 +225,7 @@ absl::StatusOr<Options> ParseArgs(int argc, char* argv[]) {
       case 'v': options.debug = true; break;
       case 'u': options.unset.push_back(optarg); break;
       case 'C': options.chdir = optarg; break;
-      case kEnv0From: options.env0_files.push_back(optarg); break;
+      case kEnv0From: options.env0_file = optarg; break;
       case 'S': {
         absl::Status split = SplitOperand(options, optarg, &argc, &argv);
         if (!split.ok()) return split;
@@ -374,7 +374,7 @@ bool EditEnvironment(const Options& options) {
   env::Environment& environment = kept->emplace_front();
   env::Edits edits;
   edits.ignore_environment = options.ignore_environment;
-  edits.files = options.env0_files;
+  edits.file = options.env0_file;
   edits.unset = options.unset;
   edits.assignments = options.operands;
   edits.trace = options.debug;
@@ -394,7 +394,7 @@ int Run(const Options& options) {
   const uucore::QuotingStyle style =
       options.null ? uucore::QuotingStyle::kLiteral : env::OutputQuotingStyle(getenv("QUOTING_STYLE"));
   CallerLocale locale;
-  const bool changes = options.ignore_environment || !options.unset.empty() || !options.env0_files.empty() ||
+  const bool changes = options.ignore_environment || !options.unset.empty() || options.env0_file != nullptr ||
                        command != options.operands;
   if (changes) {
     locale.KeepBeforeChanges();

@@ -94,29 +94,27 @@ class NameIndex {
   std::unordered_map<std::string_view, size_t> first_;
 };
 
-// Step 2: every FILE's entries. *merged: whether the environment is now one GNU master builds itself (after -i,
-// any FILE; without -i, a FILE that had entries), which decides how -u's complaint quotes NAME.
-absl::Status MergeFiles(const Edits& edits, std::forward_list<std::string>& files, std::vector<char*>& entries,
-                        bool* merged) {
-  *merged = edits.ignore_environment && !edits.files.empty();
+// Step 2: FILE's entries. *merged: whether the environment is now one GNU master builds itself (after -i, any
+// FILE; without -i, a FILE that had entries), which decides how -u's complaint quotes NAME.
+absl::Status MergeFile(const Edits& edits, std::string& content, std::vector<char*>& entries, bool* merged) {
+  *merged = edits.ignore_environment && edits.file != nullptr;
+  if (edits.file == nullptr) return absl::OkStatus();
+  absl::StatusOr<std::string> read = ReadEntries(edits.file);
+  if (!read.ok()) return read.status();
+  content = std::move(*read);
   absl::optional<NameIndex> index;  // Built once, for the first entry that needs it.
-  for (const char* file : edits.files) {
-    absl::StatusOr<std::string> content = ReadEntries(file);
-    if (!content.ok()) return content.status();
-    std::string& kept = files.emplace_front(std::move(*content));
-    for (size_t at = 0; at < kept.size(); at += strlen(&kept[at]) + 1) {
-      char* const entry = &kept[at];
-      *merged = true;
-      if (edits.ignore_environment) {  // Exactly as read.
-        entries.push_back(entry);
-      } else if (strchr(entry, '=') == nullptr) {
-        if (edits.trace) fprintf(stderr, "append:   %s\n", entry);
-        entries.push_back(entry);
-      } else {
-        if (edits.trace) fprintf(stderr, "setenv:   %s\n", entry);
-        if (!index.has_value()) index.emplace(entries);
-        index->Set(entry, entries);
-      }
+  for (size_t at = 0; at < content.size(); at += strlen(&content[at]) + 1) {
+    char* const entry = &content[at];
+    *merged = true;
+    if (edits.ignore_environment) {  // Exactly as read.
+      entries.push_back(entry);
+    } else if (strchr(entry, '=') == nullptr) {
+      if (edits.trace) fprintf(stderr, "append:   %s\n", entry);
+      entries.push_back(entry);
+    } else {
+      if (edits.trace) fprintf(stderr, "setenv:   %s\n", entry);
+      if (!index.has_value()) index.emplace(entries);
+      index->Set(entry, entries);
     }
   }
   return absl::OkStatus();
@@ -161,8 +159,8 @@ absl::Status BuildEnvironment(const Edits& edits, Environment* out) {
     for (char** e = environ; e != nullptr && *e != nullptr; ++e) entries.push_back(*e);
   }
   bool merged = false;
-  absl::Status status = MergeFiles(edits, out->files_, entries, &merged);
-  if (status.ok() && (!edits.ignore_environment || !edits.files.empty())) status = Unset(edits, merged, entries);
+  absl::Status status = MergeFile(edits, out->file_, entries, &merged);
+  if (status.ok() && (!edits.ignore_environment || edits.file != nullptr)) status = Unset(edits, merged, entries);
   if (!status.ok()) return status;
   Assign(edits, entries);
   entries.push_back(nullptr);
