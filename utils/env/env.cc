@@ -40,6 +40,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/optional.h"
+#include "absl/types/span.h"
 #include "utils/env/environment.h"
 #include "utils/env/print_env.h"
 #include "utils/env/split.h"
@@ -258,29 +259,20 @@ absl::StatusOr<Options> ParseArgs(int argc, char* argv[]) {
 }
 
 // The user's locale is env's own environment's, as GNU sets it at start-up; uucore takes it lazily, on the first
-// message, which may come after -i, -u or NAME=VALUE changed the environment. So the entries are kept aside
-// before any change, and put back for the instant uucore reads them.
+// message, which may come after -i, -u or NAME=VALUE changed the environment. The environment env started with is
+// left as it is (the new one is built aside, env::BuildEnvironment()), so it is enough to keep where it is and put
+// it back for the instant uucore reads it.
 class CallerLocale {
  public:
-  void KeepBeforeChanges() {
-    if (environ == nullptr) return;
-    size_t n = 0;
-    while (environ[n] != nullptr) ++n;
-    saved_.assign(environ, environ + n + 1);
-  }
   void Take() const {
-    if (saved_.empty()) {
-      uucore::UseUserLocale();
-      return;
-    }
     char** const now = environ;
-    environ = const_cast<char**>(saved_.data());
+    environ = started_with_;
     uucore::UseUserLocale();
     environ = now;
   }
 
  private:
-  std::vector<char*> saved_;
+  char** const started_with_ = environ;
 };
 
 // "env: MESSAGE: strerror(err)" in the caller's locale; MESSAGE comes from a function, since quoting and
@@ -375,7 +367,7 @@ bool EditEnvironment(const Options& options) {
   env::Edits edits;
   edits.ignore_environment = options.ignore_environment;
   edits.file = options.env0_file;
-  edits.unset = options.unset;
+  edits.unset = absl::MakeConstSpan(options.unset);
   edits.assignments = options.operands;
   edits.trace = options.debug;
   const absl::Status built = env::BuildEnvironment(edits, &environment);  // environ is still the caller's here.
@@ -396,10 +388,7 @@ int Run(const Options& options) {
   CallerLocale locale;
   const bool changes = options.ignore_environment || !options.unset.empty() || options.env0_file != nullptr ||
                        command != options.operands;
-  if (changes) {
-    locale.KeepBeforeChanges();
-    if (!EditEnvironment(options)) return uucore::kExitCanceled;
-  }
+  if (changes && !EditEnvironment(options)) return uucore::kExitCanceled;
   if (*command == nullptr) {
     locale.Take();
     if (options.chdir != nullptr) return uucore::UsageError(uucore::Format("must specify command with --chdir (-C)"));

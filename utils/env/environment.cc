@@ -94,6 +94,18 @@ class NameIndex {
   std::unordered_map<std::string_view, size_t> first_;
 };
 
+// Step 1: environ's entries (none after -i), with room made for the operands and the null at once: without a FILE
+// that is the one allocation (as glibc's putenv makes one for GNU), not one per doubling of a growing array.
+void Inherit(const Edits& edits, std::vector<char*>& entries) {
+  if (edits.ignore_environment && edits.trace) fputs("cleaning environ\n", stderr);
+  size_t inherited = 0;
+  while (!edits.ignore_environment && environ != nullptr && environ[inherited] != nullptr) ++inherited;
+  size_t operands = 0;
+  while (edits.assignments[operands] != nullptr && strchr(edits.assignments[operands], '=') != nullptr) ++operands;
+  entries.reserve(inherited + operands + 1);  // A FILE's entries may still grow it.
+  entries.assign(environ, environ + inherited);
+}
+
 // Step 2: FILE's entries. *merged: whether the environment is now one GNU master builds itself (after -i, any
 // FILE; without -i, a FILE that had entries), which decides how -u's complaint quotes NAME.
 absl::Status MergeFile(const Edits& edits, std::string& content, std::vector<char*>& entries, bool* merged) {
@@ -129,7 +141,8 @@ absl::Status Unset(const Edits& edits, bool merged, std::vector<char*>& entries)
       const std::string quoted = merged ? uucore::QuoteFileName(name) : uucore::Quote(name);
       return Failure(uucore::Format("cannot unset %s", quoted), EINVAL);
     }
-    entries.erase(std::remove_if(entries.begin(), entries.end(), [name](char* e) { return HasName(e, name); }),
+    const std::string_view unset(name);
+    entries.erase(std::remove_if(entries.begin(), entries.end(), [unset](char* e) { return HasName(e, unset); }),
                   entries.end());
   }
   return absl::OkStatus();
@@ -153,11 +166,7 @@ void Assign(const Edits& edits, std::vector<char*>& entries) {
 
 absl::Status BuildEnvironment(const Edits& edits, Environment* out) {
   std::vector<char*>& entries = out->entries_;
-  if (edits.ignore_environment) {
-    if (edits.trace) fputs("cleaning environ\n", stderr);
-  } else {
-    for (char** e = environ; e != nullptr && *e != nullptr; ++e) entries.push_back(*e);
-  }
+  Inherit(edits, entries);
   bool merged = false;
   absl::Status status = MergeFile(edits, out->file_, entries, &merged);
   if (status.ok() && (!edits.ignore_environment || edits.file != nullptr)) status = Unset(edits, merged, entries);

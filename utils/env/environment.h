@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/types/span.h"
 
 namespace env {
 
@@ -14,8 +15,8 @@ namespace env {
 struct Edits {
   bool ignore_environment = false;  // -i (or a mere -): start from nothing, not from environ.
   const char* file = nullptr;       // The last --env0-from FILE ("-": standard input), or none.
-  std::vector<const char*> unset;   // -u NAME, in order.
-  char** assignments = nullptr;     // The operands; those up to the first without '=' are NAME=VALUE.
+  absl::Span<const char* const> unset;  // -u NAME, in order.
+  char** assignments = nullptr;     // Required: the operands, null-terminated; NAME=VALUE up to the first without '='.
   bool trace = false;               // -v: each step on stderr, as GNU's --debug words it.
 };
 
@@ -33,8 +34,8 @@ class Environment {
 
 // BuildEnvironment()
 //
-// Builds the environment EDITS ask for, leaving environ as it is (so that a message still speaks the caller's
-// locale), as GNU master does:
+// Builds the environment EDITS ask for, leaving environ and the array it points to as they are (so that a message
+// still speaks the caller's locale, and env can put environ back to take it), in GNU master's order:
 //   1. -i: nothing ("cleaning environ"); else environ's entries, as they are.
 //   2. FILE's NUL-terminated entries. After -i each is added exactly as read (duplicates, entries without '=',
 //      empty ones), so `env -0 >f; env -i --env0-from=f env -0` reproduces f byte for byte.
