@@ -1,7 +1,7 @@
 // printenv -- print all or part of the environment. Follows GNU printenv(1) 9.10, with names and values quoted per
 // QUOTING_STYLE as in GNU's development branch (issue 14); tests/printenv/printenv_test.cc pins it. A VARIABLE's
-// value is quoted only on a terminal unless QUOTING_STYLE is set (as ls quotes names only on a terminal), so that
-// `$(printenv VAR)` gets the value itself, as from every GNU release.
+// value is quoted only on a terminal unless QUOTING_STYLE names a style (unset or invalid, as ls quotes names only
+// on a terminal), so that `$(printenv VAR)` gets the value itself, as from every GNU release.
 //
 // Usage: printenv [-0|--null] [VARIABLE]...    (--help and the man page printenv(1): printenv.help)
 // A VARIABLE matches each entry NAME=VALUE of that exact NAME, all of them in environment order when a name is
