@@ -114,8 +114,10 @@ TEST(PrintenvTest, UsageErrors) {
   for (const Case& c : std::vector<Case>{
            // GNU master (255febf98, after 9.11) no longer gives getopt -i and -u: they are invalid options like any
            // other, where 9.10 and before took them and then printed only the Try line. Its printenv's output.
-           {"-i is an invalid option", {"printenv", "-i"}, 2, "", "printenv: invalid option -- 'i'\n" + std::string(kTry)},
-           {"-u NAME likewise", {"printenv", "-u", "A"}, 2, "", "printenv: invalid option -- 'u'\n" + std::string(kTry)},
+           {"-i is an invalid option", {"printenv", "-i"}, 2, "",
+            "printenv: invalid option -- 'i'\n" + std::string(kTry)},
+           {"-u NAME likewise", {"printenv", "-u", "A"}, 2, "",
+            "printenv: invalid option -- 'u'\n" + std::string(kTry)},
            {"-u without NAME likewise", {"printenv", "-u"}, 2, "",
             "printenv: invalid option -- 'u'\n" + std::string(kTry)},
            {"-i among others", {"printenv", "-ix"}, 2, "", "printenv: invalid option -- 'i'\n" + std::string(kTry)},
