@@ -7,6 +7,7 @@
 #include <wchar.h>
 #include <wctype.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -34,11 +35,13 @@ constexpr struct {
     {"clocale", QuotingStyle::kCLocale},
 };
 
-// One piece of the string as quoting sees it: a printable character (one ASCII byte, or one multibyte character
-// under a UTF-8 locale), or a single byte that is not printable.
+// One piece of the string as quoting sees it, as gnulib's quotearg steps through it: an ASCII byte; in a single-byte
+// locale any byte; in a multibyte one a whole character (printable or not), a byte that starts none, or, where the
+// string ends inside a character, everything from there on, which quotearg takes as one unprintable sequence.
 struct Unit {
   absl::string_view bytes;
   bool printable;
+  bool cut_short;  // That last, unfinished sequence: none of its bytes is looked at for quoting, only escaped.
 };
 
 bool IsPrintableAscii(unsigned char c) { return c >= 0x20 && c < 0x7f; }
@@ -46,6 +49,9 @@ bool IsPrintableAscii(unsigned char c) { return c >= 0x20 && c < 0x7f; }
 // The whole string as units. The locale is consulted only when a byte outside ASCII is met: in a single-byte
 // locale (C, POSIX, ISO-8859-1, ...) that byte is printable if isprint() says so (never in C); in a multibyte one
 // (UTF-8, EUC-JP, GB18030, ...) the character it starts is, if mbrtowc() decodes it and iswprint() accepts it.
+// mbrtowc() calls a sequence incomplete when the string ends first, even if a byte already read could not continue
+// it (GB18030 "\201" "9" "x": a four-byte character needs a fourth byte); then quotearg escapes all of it to the
+// end (or to a NUL), and so do we: "\201\071\170", where "\201" "9" "x" separately would be "\2019x".
 std::vector<Unit> Split(absl::string_view arg) {
   std::vector<Unit> units;
   units.reserve(arg.size());
@@ -60,17 +66,21 @@ std::vector<Unit> Split(absl::string_view arg) {
       wchar_t wc;
       mbstate_t state{};
       const size_t n = mbrtowc(&wc, arg.data() + i, arg.size() - i, &state);
-      if (n != static_cast<size_t>(-1) && n != static_cast<size_t>(-2) && n > 0) {
-        const bool printable = iswprint(static_cast<wint_t>(wc)) != 0;
-        if (printable) units.push_back({arg.substr(i, n), true});
-        for (size_t k = 0; !printable && k < n; ++k) units.push_back({arg.substr(i + k, 1), false});
+      if (n == static_cast<size_t>(-2)) {
+        const size_t end = std::min(arg.find('\0', i), arg.size());
+        units.push_back({arg.substr(i, end - i), false, true});
+        i = end;
+        continue;
+      }
+      if (n != static_cast<size_t>(-1) && n > 0) {
+        units.push_back({arg.substr(i, n), iswprint(static_cast<wint_t>(wc)) != 0, false});
         i += n;
         continue;
       }
-      // Invalid or incomplete: this byte alone is escaped, and decoding resumes at the next.
+      // Invalid: this byte alone is escaped, and decoding resumes at the next.
     }
     const bool printable = c < 0x80 ? IsPrintableAscii(c) : multibyte == 0 && isprint(c) != 0;
-    units.push_back({arg.substr(i, 1), printable});
+    units.push_back({arg.substr(i, 1), printable, false});
     ++i;
   }
   return units;
@@ -90,16 +100,20 @@ char CEscapeLetter(unsigned char c) {
   }
 }
 
-// A C escape, or three octal digits, for a byte that is not printable.
-void AppendEscaped(unsigned char c, std::string* out) {
-  *out += '\\';
-  if (const char letter = CEscapeLetter(c)) {
-    *out += letter;
-    return;
+// A unit that is not printable: a control's C escape, else three octal digits for each byte (also for a tab or
+// newline inside a sequence cut short, as quotearg writes them: "\201\060\011").
+void AppendEscaped(absl::string_view bytes, std::string* out) {
+  for (const char byte : bytes) {
+    const unsigned char c = static_cast<unsigned char>(byte);
+    *out += '\\';
+    if (const char letter = bytes.size() == 1 ? CEscapeLetter(c) : 0) {
+      *out += letter;
+      continue;
+    }
+    *out += static_cast<char>('0' + (c >> 6));
+    *out += static_cast<char>('0' + ((c >> 3) & 7));
+    *out += static_cast<char>('0' + (c & 7));
   }
-  *out += static_cast<char>('0' + (c >> 6));
-  *out += static_cast<char>('0' + ((c >> 3) & 7));
-  *out += static_cast<char>('0' + (c & 7));
 }
 
 // ---- The backslash styles: c, c-maybe, escape, locale, clocale.
@@ -150,7 +164,7 @@ std::string QuoteWithBackslashes(absl::string_view arg, QuotingStyle style, bool
       continue;
     }
     if (!unit.printable) {
-      AppendEscaped(static_cast<unsigned char>(unit.bytes[0]), &body);
+      AppendEscaped(unit.bytes, &body);
       escaped = true;
     } else if (unit.bytes == "\\") {
       body += "\\\\";
@@ -167,8 +181,11 @@ std::string QuoteWithBackslashes(absl::string_view arg, QuotingStyle style, bool
 // ---- The shell styles: shell, shell-always, shell-escape, shell-escape-always.
 
 bool NeedsShellQuoting(const Unit& unit, size_t position, size_t size) {
+  if (unit.cut_short) return false;  // Only the -escape styles quote it, as they quote anything unprintable.
+  // A multibyte character (printable or not) with a later byte that a shell reading bytes would take for one of
+  // these (BIG5 and GB18030 "\244\\", "\244|"): quotearg quotes it for such shells.
+  if (unit.bytes.size() > 1) return unit.bytes.find_first_of("[\\^`|", 1) != absl::string_view::npos;
   const unsigned char c = unit.bytes[0];
-  if (unit.bytes.size() > 1) return false;  // A printable multibyte character.
   if (c == '\t' || c == '\n' || c == '\r') return true;
   if (!IsPrintableAscii(c)) return false;  // Only the -escape styles quote these (their caller checks).
   if (absl::string_view(" !\"$&'()*;<=>?[\\^`|").find(static_cast<char>(c)) != absl::string_view::npos) return true;
@@ -181,7 +198,8 @@ bool DoubleQuotable(const std::vector<Unit>& units) {
   size_t position = 0;
   for (const Unit& unit : units) {
     const unsigned char c = unit.bytes[0];
-    const bool harmless = (unit.printable && unit.bytes.size() > 1) || (c >= 'a' && c <= 'z') ||
+    // Any printable character beyond ASCII: a multibyte one, or a single byte in ISO-8859-1, KOI8-R, ...
+    const bool harmless = (unit.printable && c >= 0x80) || (c >= 'a' && c <= 'z') ||
                           (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
                           (c != 0 && absl::string_view(" %'+,-./:@]_").find(static_cast<char>(c)) !=
                                          absl::string_view::npos) ||
@@ -215,7 +233,7 @@ std::string QuoteForShell(absl::string_view arg, QuotingStyle style) {
     } else if (escapes && !unit.printable) {
       if (!in_segment) out += "'$'";
       in_segment = true;
-      AppendEscaped(static_cast<unsigned char>(unit.bytes[0]), &out);
+      AppendEscaped(unit.bytes, &out);
     } else {
       if (in_segment) out += "''";
       in_segment = false;

@@ -4,9 +4,11 @@
 // name; Quote() and QuoteFileName() are its two styles for messages. What counts as printable follows the user's
 // locale's character set (uucore/i18n.h), as in GNU: under UTF-8 (or another multibyte set) a valid character that
 // iswprint() accepts is kept as it is, and every other byte (invalid UTF-8, a non-printable character's bytes,
-// controls) is escaped one byte at a time; under C and POSIX each byte outside printable ASCII is escaped; in a
-// single-byte locale (ISO-8859-1) a byte that isprint() accepts is kept. A string of printable ASCII is quoted
-// without looking at the locale at all (but for the locale styles' quotes), so plain names cost nothing more.
+// controls) is escaped one byte at a time, as is a character cut short by the end of the string, together with
+// everything after its first byte (GB18030 "\201" "9" "x" as \201\071\170, as gnulib's quotearg does); under C and
+// POSIX each byte outside printable ASCII is escaped; in a single-byte locale (ISO-8859-1, KOI8-R) a byte that
+// isprint() accepts is kept. A string of printable ASCII is quoted without looking at the locale at all (but for
+// the locale styles' quotes), so plain names cost nothing more.
 #ifndef UUCORE_QUOTE_H_
 #define UUCORE_QUOTE_H_
 
@@ -29,9 +31,10 @@ namespace uucore {
 //   kLocale            'x y\'z\t'          the locale's quotes (below), escapes as kC; the closing quote escaped
 //   kCLocale           "x y'z\t"           kLocale, with " instead of ' where the locale has no quotes of its own
 // Shell styles need quoting for: the empty string; any of TAB LF CR space ! " $ & ' ( ) * ; < = > ? [ \ ^ ` |;
-// # or ~ as the first byte; { or } as the whole string; and, in the -escape styles, any byte not printable. A
-// string with a ' whose other characters are all letters, digits, printable non-ASCII characters or
-// ` %+,-./:@]_` (# and ~ as the first byte) is written between double quotes instead: "it's".
+// # or ~ as the first byte; { or } as the whole string; a multibyte character with a later byte [ \ ^ ` or | (BIG5,
+// GB18030: for shells that read bytes); and, in the -escape styles, any byte not printable. A string with a '
+// whose other characters are all letters, digits, printable non-ASCII characters (a multibyte one, or a byte of a
+// single-byte set) or ` %+,-./:@]_` (# and ~ as the first byte) is written between double quotes instead: "it's".
 // The locale styles' quotes are GNU's: the translations of the msgids "`" and "'" in the "gnulib" text domain (the
 // domain GNU 9.10 looks them up in; a German gnulib.mo gives „x“); without one, ‘x’ (U+2018, U+2019) under UTF-8,
 // else 'x' (kLocale) or "x" (kCLocale).
@@ -58,7 +61,9 @@ absl::optional<QuotingStyle> ParseQuotingStyle(absl::string_view name);
 // QuoteAs()
 //
 // ARG written in STYLE (see QuotingStyle). Output agrees with GNU 9.1's `ls --quoting-style=STYLE` for file names
-// and with GNU 9.10's quote() and quoteaf() for operands, under C and C.UTF-8 (uucore/quote_test.cc).
+// and with GNU 9.10's quote() and quoteaf() for operands, under C and C.UTF-8 (uucore/quote_test.cc), and with
+// ls and GNU master's quotearg in ISO-8859-1, KOI8-R, ISO-8859-7, BIG5, GB18030 and EUC-JP
+// (uucore/quote_locales_test.cc).
 std::string QuoteAs(absl::string_view arg, QuotingStyle style);
 
 // QuoteAsQuotearg()

@@ -5,17 +5,12 @@
 #include "uucore/quote.h"
 
 #include <stdlib.h>
-#include <sys/stat.h>
-
-#include <fcntl.h>
-#include <unistd.h>
 
 #include <string>
 #include <vector>
 
-#include "absl/strings/str_split.h"
 #include "gtest/gtest.h"
-#include "tests/testing/run.h"
+#include "tests/testing/ls_quoting.h"
 #include "uucore/i18n.h"
 
 namespace uucore {
@@ -410,49 +405,13 @@ TEST_F(QuoteTest, ParseQuotingStyleTakesNamesAndUnambiguousAbbreviations) {
 // Every style against GNU's own ls, on ~3,300 names built from pairs of interesting pieces (specials, controls,
 // printable and unprintable UTF-8, invalid bytes). Only where /usr/bin/ls is GNU 9.1 (Debian bookworm's).
 TEST_F(QuoteTest, LsAgreesOnEveryStyle) {
-  const coreutils_testing::Result version = coreutils_testing::RunProgram("/usr/bin/ls", {"ls", "--version"});
-  if (version.out.rfind("ls (GNU coreutils) 9.1\n", 0) != 0) GTEST_SKIP() << "/usr/bin/ls is not GNU ls 9.1";
-  const std::vector<std::string> pieces = {
+  if (!coreutils_testing::LsIsGnu91()) GTEST_SKIP() << "/usr/bin/ls is not GNU ls 9.1";
+  const std::vector<std::string> names = coreutils_testing::NamesOfPieces({
       "a", "Z", "0", " ", "'", "\"", "\\", "\t", "\n", "\r", "\001", "\033", "\177", "#", "~", "{", "}", "=",
       "$", "!", "%", "+", ",", "-", ".", ":", "@", "]", "_", "[", "^", "`", "|", "&", ";", "*", "?", "(", ")",
       "<", ">", "\u00e9", "\u2019", "\u2018", "\u201c", "\u0080", "\u200b", "\u00ad", "\U0001F600", "\u65e5",
-      "\u2028", "\xe9", "\xc3", "\xe2\x80", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\xff"};
-  std::vector<std::string> names;
-  for (const std::string& a : pieces) {
-    if (a != ".") names.push_back(a);
-    for (const std::string& b : pieces) {
-      if (a + b != "..") names.push_back(a + b);
-    }
-  }
-  const std::string dir = coreutils_testing::MakeTempDir();
-  for (const std::string& name : names) {
-    const int fd = open((dir + "/" + name).c_str(), O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
-    ASSERT_GE(fd, 0) << name;
-    close(fd);
-  }
-  coreutils_testing::Options options;
-  options.cwd = dir;
-  options.env = {std::string("LC_ALL=") + kLocale};
-  for (const char* name : {"literal", "shell", "shell-always", "shell-escape", "shell-escape-always", "c", "c-maybe",
-                           "escape", "locale", "clocale"}) {
-    const Style style = *ParseQuotingStyle(name);
-    std::vector<std::string> argv = {"ls", "-d", "-U", "--zero", std::string("--quoting-style=") + name, "--"};
-    argv.insert(argv.end(), names.begin(), names.end());
-    const coreutils_testing::Result ls = coreutils_testing::RunProgram("/usr/bin/ls", argv, options);
-    const std::vector<std::string> theirs = absl::StrSplit(ls.out, absl::string_view("\0", 1));
-    ASSERT_EQ(theirs.size(), names.size() + 1) << name;  // Each name ends with a NUL.
-    size_t compared = 0;
-    for (size_t i = 0; i < names.size(); ++i) {
-      const std::string ours = QuoteAs(names[i], style);
-      // GNU 9.1's quirk (QuoteFileNameWithoutGnu91sQuirk), which 9.10 fixed, is not compared.
-      const bool quirk = (style == Style::kShellEscape || style == Style::kShellEscapeAlways) &&
-                         names[i].find('\'') != std::string::npos && ours[0] == '\'' && theirs[i] != ours;
-      if (quirk) continue;
-      ++compared;
-      EXPECT_EQ(ours, theirs[i]) << "style " << name << ", name " << names[i];
-    }
-    EXPECT_GT(compared, names.size() * 9 / 10) << name;
-  }
+      "\u2028", "\xe9", "\xc3", "\xe2\x80", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\xff"});
+  coreutils_testing::ExpectLsAgrees(names, {std::string("LC_ALL=") + kLocale});
 }
 
 }  // namespace

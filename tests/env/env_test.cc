@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "tests/testing/pty.h"
 #include "tests/testing/run.h"
 
 namespace coreutils_testing {
@@ -634,10 +635,12 @@ TEST(EnvTest, Env0From) {
            {"after -i, printed quoted", {"env", "-i", "--env0-from=" + f}, 0, "A=1\nB='x y'\nA=2\nNOEQ\n''\nC=\n", ""},
            {"NAME=VALUE operands come after, and replace", {"env", "-i", "--env0-from=" + f, "A=3", "D=4"}, 0,
             "A=3\nB='x y'\nA=2\nNOEQ\n''\nC=\nD=4\n", ""},
-           // A deliberate difference: GNU master keeps only the last --env0-from.
-           {"every file is read, in order (GNU master: the last only)",
-            {"env", "-i", "--env0-from=" + g, "--env0-from=" + h, "-0"}, 0,
-            Bytes("A=1\0A=2\0B=3\0NOEQ\0A=1\0X=2\0"), ""},
+           {"the last --env0-from is read, the others not", {"env", "-i", "--env0-from=" + g, "--env0-from=" + h, "-0"},
+            0, Bytes("NOEQ\0A=1\0X=2\0"), ""},
+           {"not even an earlier missing one", {"env", "-i", "--env0-from=/nonexist", "--env0-from=" + g, "-0"}, 0,
+            Bytes("A=1\0A=2\0B=3\0"), ""},
+           {"a missing last one fails", {"env", "--env0-from=" + g, "--env0-from=/nonexist", "true"}, 125, "",
+            "env: cannot read '/nonexist': No such file or directory\n"},
            {"without -i entries are set as NAME=VALUE is", {"env", "--env0-from=" + g, "sh", "-c", "echo $A $B"}, 0,
             "2 3\n", ""},
            {"without -i, then the operands", {"env", "--env0-from=" + g, "A=4", "sh", "-c", "echo $A $B"}, 0, "4 3\n",
@@ -662,11 +665,23 @@ TEST(EnvTest, Env0From) {
        }) {
     ExpectCase(c);
   }
-  Options input;
-  input.input = Bytes("X=1\0Y=2\0");
+  // On a terminal, where input goes on after an end of file: V=9 would be read by a second read of standard input.
+  Pty pty;
+  ASSERT_TRUE(pty.ok());
+  ASSERT_TRUE(pty.Type(Bytes("X=1\0Y=2\0\x04\x04V=9\0\x04\x04")));
+  Options terminal;
+  terminal.before_exec = pty.OnFds({0});
   ExpectCase({"- is standard input, read once", {"env", "-i", "--env0-from=-", "--env0-from=-", "Z=3"}, 0,
               "X=1\nY=2\nZ=3\n", ""},
-             input);
+             terminal);
+  // The reason is the open's, not what taking the locale for the message left in errno (setlocale fails, ENOENT,
+  // for a locale that is not installed).
+  Options unknown_locale;
+  unknown_locale.env = {"LC_ALL=xx_XX.UTF-8"};
+  const std::string not_dir = WriteFile(dir, "not-a-dir", "") + "/x";
+  ExpectCase({"an error's reason survives the locale being taken", {"env", "--env0-from=" + not_dir, "true"}, 125, "",
+              "env: cannot read '" + not_dir + "': Not a directory\n"},
+             unknown_locale);
   Options closed;
   closed.close_stdin = true;
   ExpectCase({"standard input closed", {"env", "--env0-from=-", "true"}, 125, "",

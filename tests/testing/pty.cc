@@ -63,6 +63,22 @@ size_t Pty::Jam() {
   return 0;
 }
 
+bool Pty::Type(const std::string& keys) {
+  termios cooked;
+  if (!ok() || tcgetattr(slave_, &cooked) != 0) return false;
+  cooked.c_lflag |= ICANON;
+  cooked.c_lflag &= ~static_cast<tcflag_t>(ECHO);
+  cooked.c_cc[VEOF] = 004;  // ^D
+  if (tcsetattr(slave_, TCSANOW, &cooked) != 0) return false;
+  for (size_t done = 0; done < keys.size();) {
+    const ssize_t w = write(master_, keys.data() + done, keys.size() - done);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return false;
+    done += static_cast<size_t>(w);
+  }
+  return true;
+}
+
 std::string Pty::Drain() {
   if (slave_ >= 0) close(slave_);
   slave_ = -1;

@@ -27,6 +27,11 @@ class Pty {
   // 0 if the terminal could not be filled. For the rule "a notice that cannot be written stops nohup".
   size_t Jam();
 
+  // Makes the terminal a cooked one for input (canonical: read() ends at a line's end or at ^D, and a ^D at the
+  // start of a line is an end of file that a later read() goes past; no echo) and types KEYS into it, before the
+  // child reads them: "X=1\n\x04" then "Y=2\n\x04" is two ends of file, each after a line. False if it could not.
+  bool Type(const std::string& keys);
+
   // Everything written to the terminal, read after the child has exited. Closes the parent's slave end first,
   // so call it once.
   std::string Drain();

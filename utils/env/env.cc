@@ -10,7 +10,7 @@
 // it (-C, then -a, are then errors; signal options are ignored); else -0 is an error, then signal dispositions,
 // the signal mask, --list-signal-handling, -C, and exec of COMMAND (searched in the new PATH) with argv[0] from -a.
 // --env0-from FILE: NUL-terminated entries; after -i each is kept exactly as read, so `env -0 >f; env -i
-// --env0-from=f env -0` reproduces f byte for byte. Every FILE is read, in order (GNU master: only the last).
+// --env0-from=f env -0` reproduces f byte for byte. Only the last --env0-from is read, as in GNU master.
 // Printing: byte for byte as GNU master prints (issue 35). QUOTING_STYLE is read from env's own environment as it
 // started (not the one printed), first, unless -0; an invalid value is warned about (even when a command runs) and
 // shell-escape used; -0 prints every entry exactly as it is. The user's locale (for
@@ -40,6 +40,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/optional.h"
+#include "absl/types/span.h"
 #include "utils/env/environment.h"
 #include "utils/env/print_env.h"
 #include "utils/env/split.h"
@@ -94,7 +95,7 @@ struct Options {  // Everything Run() needs; no globals.
   const char* chdir = nullptr;
   const char* argv0 = nullptr;
   std::vector<const char*> unset;
-  std::vector<const char*> env0_files;  // --env0-from, in order.
+  const char* env0_file = nullptr;  // --env0-from: the last one given, the only one read, as in GNU master.
   SignalPlan signals[NSIG];
   char** operands = nullptr;  // [NAME=VALUE]... [COMMAND [ARG]...], null-terminated.
   int finished_status = -1;   // >= 0: --help or --version already answered with this status.
@@ -225,7 +226,7 @@ absl::StatusOr<Options> ParseArgs(int argc, char* argv[]) {
       case 'v': options.debug = true; break;
       case 'u': options.unset.push_back(optarg); break;
       case 'C': options.chdir = optarg; break;
-      case kEnv0From: options.env0_files.push_back(optarg); break;
+      case kEnv0From: options.env0_file = optarg; break;
       case 'S': {
         absl::Status split = SplitOperand(options, optarg, &argc, &argv);
         if (!split.ok()) return split;
@@ -258,29 +259,20 @@ absl::StatusOr<Options> ParseArgs(int argc, char* argv[]) {
 }
 
 // The user's locale is env's own environment's, as GNU sets it at start-up; uucore takes it lazily, on the first
-// message, which may come after -i, -u or NAME=VALUE changed the environment. So the entries are kept aside
-// before any change, and put back for the instant uucore reads them.
+// message, which may come after -i, -u or NAME=VALUE changed the environment. The environment env started with is
+// left as it is (the new one is built aside, env::BuildEnvironment()), so it is enough to keep where it is and put
+// it back for the instant uucore reads it.
 class CallerLocale {
  public:
-  void KeepBeforeChanges() {
-    if (environ == nullptr) return;
-    size_t n = 0;
-    while (environ[n] != nullptr) ++n;
-    saved_.assign(environ, environ + n + 1);
-  }
   void Take() const {
-    if (saved_.empty()) {
-      uucore::UseUserLocale();
-      return;
-    }
     char** const now = environ;
-    environ = const_cast<char**>(saved_.data());
+    environ = started_with_;
     uucore::UseUserLocale();
     environ = now;
   }
 
  private:
-  std::vector<char*> saved_;
+  char** const started_with_ = environ;
 };
 
 // "env: MESSAGE: strerror(err)" in the caller's locale; MESSAGE comes from a function, since quoting and
@@ -374,8 +366,8 @@ bool EditEnvironment(const Options& options) {
   env::Environment& environment = kept->emplace_front();
   env::Edits edits;
   edits.ignore_environment = options.ignore_environment;
-  edits.files = options.env0_files;
-  edits.unset = options.unset;
+  edits.file = options.env0_file;
+  edits.unset = absl::MakeConstSpan(options.unset);
   edits.assignments = options.operands;
   edits.trace = options.debug;
   const absl::Status built = env::BuildEnvironment(edits, &environment);  // environ is still the caller's here.
@@ -394,12 +386,9 @@ int Run(const Options& options) {
   const uucore::QuotingStyle style =
       options.null ? uucore::QuotingStyle::kLiteral : env::OutputQuotingStyle(getenv("QUOTING_STYLE"));
   CallerLocale locale;
-  const bool changes = options.ignore_environment || !options.unset.empty() || !options.env0_files.empty() ||
+  const bool changes = options.ignore_environment || !options.unset.empty() || options.env0_file != nullptr ||
                        command != options.operands;
-  if (changes) {
-    locale.KeepBeforeChanges();
-    if (!EditEnvironment(options)) return uucore::kExitCanceled;
-  }
+  if (changes && !EditEnvironment(options)) return uucore::kExitCanceled;
   if (*command == nullptr) {
     locale.Take();
     if (options.chdir != nullptr) return uucore::UsageError(uucore::Format("must specify command with --chdir (-C)"));

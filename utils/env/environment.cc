@@ -48,7 +48,10 @@ std::string QuoteFileNameBeforeColon(absl::string_view file) {
 absl::StatusOr<std::string> ReadEntries(const char* file) {
   const bool stdin_file = strcmp(file, "-") == 0;
   const int fd = stdin_file ? STDIN_FILENO : open(file, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return Failure(uucore::Format("cannot read %s", uucore::QuoteFileName(file)), errno);
+  if (fd < 0) {
+    const int err = errno;  // Before quoting and wording the message, which may take the locale (setlocale).
+    return Failure(uucore::Format("cannot read %s", uucore::QuoteFileName(file)), err);
+  }
   std::string content;
   char buffer[8192];
   ssize_t n;
@@ -91,29 +94,39 @@ class NameIndex {
   std::unordered_map<std::string_view, size_t> first_;
 };
 
-// Step 2: every FILE's entries. *merged: whether the environment is now one GNU master builds itself (after -i,
-// any FILE; without -i, a FILE that had entries), which decides how -u's complaint quotes NAME.
-absl::Status MergeFiles(const Edits& edits, std::forward_list<std::string>& files, std::vector<char*>& entries,
-                        bool* merged) {
-  *merged = edits.ignore_environment && !edits.files.empty();
+// Step 1: environ's entries (none after -i), with room made for the operands and the null at once: without a FILE
+// that is the one allocation (as glibc's putenv makes one for GNU), not one per doubling of a growing array.
+void Inherit(const Edits& edits, std::vector<char*>& entries) {
+  if (edits.ignore_environment && edits.trace) fputs("cleaning environ\n", stderr);
+  size_t inherited = 0;
+  while (!edits.ignore_environment && environ != nullptr && environ[inherited] != nullptr) ++inherited;
+  size_t operands = 0;
+  while (edits.assignments[operands] != nullptr && strchr(edits.assignments[operands], '=') != nullptr) ++operands;
+  entries.reserve(inherited + operands + 1);  // A FILE's entries may still grow it.
+  entries.assign(environ, environ + inherited);
+}
+
+// Step 2: FILE's entries. *merged: whether the environment is now one GNU master builds itself (after -i, any
+// FILE; without -i, a FILE that had entries), which decides how -u's complaint quotes NAME.
+absl::Status MergeFile(const Edits& edits, std::string& content, std::vector<char*>& entries, bool* merged) {
+  *merged = edits.ignore_environment && edits.file != nullptr;
+  if (edits.file == nullptr) return absl::OkStatus();
+  absl::StatusOr<std::string> read = ReadEntries(edits.file);
+  if (!read.ok()) return read.status();
+  content = std::move(*read);
   absl::optional<NameIndex> index;  // Built once, for the first entry that needs it.
-  for (const char* file : edits.files) {
-    absl::StatusOr<std::string> content = ReadEntries(file);
-    if (!content.ok()) return content.status();
-    std::string& kept = files.emplace_front(std::move(*content));
-    for (size_t at = 0; at < kept.size(); at += strlen(&kept[at]) + 1) {
-      char* const entry = &kept[at];
-      *merged = true;
-      if (edits.ignore_environment) {  // Exactly as read.
-        entries.push_back(entry);
-      } else if (strchr(entry, '=') == nullptr) {
-        if (edits.trace) fprintf(stderr, "append:   %s\n", entry);
-        entries.push_back(entry);
-      } else {
-        if (edits.trace) fprintf(stderr, "setenv:   %s\n", entry);
-        if (!index.has_value()) index.emplace(entries);
-        index->Set(entry, entries);
-      }
+  for (size_t at = 0; at < content.size(); at += strlen(&content[at]) + 1) {
+    char* const entry = &content[at];
+    *merged = true;
+    if (edits.ignore_environment) {  // Exactly as read.
+      entries.push_back(entry);
+    } else if (strchr(entry, '=') == nullptr) {
+      if (edits.trace) fprintf(stderr, "append:   %s\n", entry);
+      entries.push_back(entry);
+    } else {
+      if (edits.trace) fprintf(stderr, "setenv:   %s\n", entry);
+      if (!index.has_value()) index.emplace(entries);
+      index->Set(entry, entries);
     }
   }
   return absl::OkStatus();
@@ -128,7 +141,8 @@ absl::Status Unset(const Edits& edits, bool merged, std::vector<char*>& entries)
       const std::string quoted = merged ? uucore::QuoteFileName(name) : uucore::Quote(name);
       return Failure(uucore::Format("cannot unset %s", quoted), EINVAL);
     }
-    entries.erase(std::remove_if(entries.begin(), entries.end(), [name](char* e) { return HasName(e, name); }),
+    const std::string_view unset(name);
+    entries.erase(std::remove_if(entries.begin(), entries.end(), [unset](char* e) { return HasName(e, unset); }),
                   entries.end());
   }
   return absl::OkStatus();
@@ -152,14 +166,10 @@ void Assign(const Edits& edits, std::vector<char*>& entries) {
 
 absl::Status BuildEnvironment(const Edits& edits, Environment* out) {
   std::vector<char*>& entries = out->entries_;
-  if (edits.ignore_environment) {
-    if (edits.trace) fputs("cleaning environ\n", stderr);
-  } else {
-    for (char** e = environ; e != nullptr && *e != nullptr; ++e) entries.push_back(*e);
-  }
+  Inherit(edits, entries);
   bool merged = false;
-  absl::Status status = MergeFiles(edits, out->files_, entries, &merged);
-  if (status.ok() && (!edits.ignore_environment || !edits.files.empty())) status = Unset(edits, merged, entries);
+  absl::Status status = MergeFile(edits, out->file_, entries, &merged);
+  if (status.ok() && (!edits.ignore_environment || edits.file != nullptr)) status = Unset(edits, merged, entries);
   if (!status.ok()) return status;
   Assign(edits, entries);
   entries.push_back(nullptr);

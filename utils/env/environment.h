@@ -1,22 +1,22 @@
 // utils/env/environment.h -- the environment env gives COMMAND (or prints), built aside from environ in GNU's
-// development branch's order: -i, the --env0-from files' entries, every -u, then the NAME=VALUE operands.
+// development branch's order: -i, the --env0-from file's entries, every -u, then the NAME=VALUE operands.
 #ifndef UTILS_ENV_ENVIRONMENT_H_
 #define UTILS_ENV_ENVIRONMENT_H_
 
-#include <forward_list>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/types/span.h"
 
 namespace env {
 
 // What env's command line asks of the environment.
 struct Edits {
   bool ignore_environment = false;  // -i (or a mere -): start from nothing, not from environ.
-  std::vector<const char*> files;   // --env0-from FILE ("-": standard input), in order.
-  std::vector<const char*> unset;   // -u NAME, in order.
-  char** assignments = nullptr;     // The operands; those up to the first without '=' are NAME=VALUE.
+  const char* file = nullptr;       // The last --env0-from FILE ("-": standard input), or none.
+  absl::Span<const char* const> unset;  // -u NAME, in order.
+  char** assignments = nullptr;     // Required: the operands, null-terminated; NAME=VALUE up to the first without '='.
   bool trace = false;               // -v: each step on stderr, as GNU's --debug words it.
 };
 
@@ -28,17 +28,17 @@ class Environment {
 
  private:
   friend absl::Status BuildEnvironment(const Edits& edits, Environment* out);
-  std::forward_list<std::string> files_;
+  std::string file_;  // FILE's content, which entries point into.
   std::vector<char*> entries_;
 };
 
 // BuildEnvironment()
 //
-// Builds the environment EDITS ask for, leaving environ as it is (so that a message still speaks the caller's
-// locale), as GNU master does:
+// Builds the environment EDITS ask for, leaving environ and the array it points to as they are (so that a message
+// still speaks the caller's locale, and env can put environ back to take it), in GNU master's order:
 //   1. -i: nothing ("cleaning environ"); else environ's entries, as they are.
-//   2. Each FILE's NUL-terminated entries, FILEs in order. After -i each is added exactly as read (duplicates,
-//      entries without '=', empty ones), so `env -0 >f; env -i --env0-from=f env -0` reproduces f byte for byte.
+//   2. FILE's NUL-terminated entries. After -i each is added exactly as read (duplicates, entries without '=',
+//      empty ones), so `env -0 >f; env -i --env0-from=f env -0` reproduces f byte for byte.
 //      Without -i an entry with '=' replaces the first entry of its NAME, or is added ("setenv:   ENTRY"), and one
 //      without '=' is added as it is ("append:   ENTRY").
 //   3. Each -u NAME ("unset:    NAME") removes every entry of NAME; after -i only if a FILE was read.
@@ -47,7 +47,6 @@ class Environment {
 //   "cannot read FILE: REASON" (FILE quoted as a file name), "FILE: file must end with a NUL byte" (FILE quoted
 //   only if needed, or if it holds a ':'), "cannot unset NAME: Invalid argument" for an empty NAME or one with
 //   '=' (NAME quoted as a file name once FILE entries were merged or read after -i, else as an operand).
-// GNU master reads only the last --env0-from; every FILE is read here (a deliberate difference).
 absl::Status BuildEnvironment(const Edits& edits, Environment* out);
 
 }  // namespace env

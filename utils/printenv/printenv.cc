@@ -1,13 +1,14 @@
 // printenv -- print all or part of the environment. Follows GNU printenv(1) 9.10, with names and values quoted per
 // QUOTING_STYLE as in GNU's development branch (issue 14); tests/printenv/printenv_test.cc pins it. A VARIABLE's
-// value is quoted only on a terminal unless QUOTING_STYLE is set (as ls quotes names only on a terminal), so that
-// `$(printenv VAR)` gets the value itself, as from every GNU release.
+// value is quoted only on a terminal unless QUOTING_STYLE names a style (unset or invalid, as ls quotes names only
+// on a terminal), so that `$(printenv VAR)` gets the value itself, as from every GNU release.
 //
 // Usage: printenv [-0|--null] [VARIABLE]...    (--help and the man page printenv(1): printenv.help)
 // A VARIABLE matches each entry NAME=VALUE of that exact NAME, all of them in environment order when a name is
 // there twice; an empty VARIABLE or one with '=' matches nothing (not found, without a message), as in GNU.
-// Options stop at the first operand ('+'), so `printenv A -0` looks up "-0". GNU's getopt string also takes -i
-// and -u NAME, and then only prints the Try line: so do we.
+// Options stop at the first operand ('+'), so `printenv A -0` looks up "-0". -i and -u are invalid options like
+// any other ("invalid option -- 'i'", then the Try line), as in GNU master since 255febf98 (9.10 took them, and
+// then printed only the Try line).
 // QUOTING_STYLE: a style's name or unambiguous abbreviation; anything else is warned about and shell-escape used.
 // Exit status: 0 all found (or none asked for), 1 some VARIABLE not found, 2 usage error or write error.
 #include "utils/printenv/printenv.h"
@@ -27,7 +28,7 @@ extern char** environ;
 
 namespace {
 
-constexpr char kShortOptions[] = "+iu:0";  // GNU's: -i and -u are accepted by getopt and then refused.
+constexpr char kShortOptions[] = "+0";
 constexpr auto kLongOptions = uucore::LongOptions({{"null", no_argument, nullptr, '0'}});
 constexpr uucore::CommandLine kCommandLine = {"printenv", help::kPrintenv, kShortOptions, kLongOptions.data()};
 
@@ -43,7 +44,7 @@ Options ParseArgs(int argc, char* argv[]) {
     switch (c) {
       case '0': options.null = true; break;
       case uucore::kAnswered: options.finished_status = uucore::AnsweredStatus(); return options;
-      default:  // -i, -u NAME, or what getopt has already complained about.
+      default:  // getopt has said what was wrong.
         options.finished_status = uucore::UsageError("");
         return options;
     }
