@@ -6,8 +6,10 @@
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stddef.h>
+#include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -126,6 +128,57 @@ Options OpenFilesLimited(unsigned soft, unsigned hard) {
     if (setrlimit(RLIMIT_NOFILE, &limit) != 0) _exit(125);
   };
   return limited;
+}
+
+Options InAGroupOfItsOwn() {
+  Options own;
+  own.before_exec = [] {
+    if (setsid() < 0) _exit(125);  // The forked child leads no group yet, so this cannot fail but for a bug.
+  };
+  return own;
+}
+
+namespace {
+
+// In the process between the test and the namespace's PID 1: ends as `status` says that process ended.
+[[noreturn]] void EndAs(int status) {
+  if (WIFEXITED(status)) _exit(WEXITSTATUS(status));
+  const int sig = WTERMSIG(status);
+  signal(sig, SIG_DFL);  // The runner reset every disposition already; set again so that this kill ends us as it did.
+  kill(getpid(), sig);
+  _exit(128 + sig);  // Only for a signal whose default action is not to end a process.
+}
+
+}  // namespace
+
+Options InAPidNamespaceOfItsOwn() {
+  Options own;
+  own.before_exec = [] {
+    if (unshare(CLONE_NEWPID) != 0) _exit(125);
+    const pid_t init = fork();  // The new namespace's PID 1: the binary under test, once the runner execs it.
+    if (init < 0) _exit(125);
+    if (init == 0) {
+      prctl(PR_SET_PDEATHSIG, SIGKILL);  // The runner KILLs the process it forked if the case hangs: this goes too.
+      if (setsid() < 0) _exit(125);      // So that `0` too reaches nothing outside.
+      return;
+    }
+    int status;
+    while (waitpid(init, &status, 0) < 0) {
+      if (errno != EINTR) _exit(125);  // A signal the runner's child got does not end the wait.
+    }
+    EndAs(status);
+  };
+  return own;
+}
+
+std::string PidNamespaceUnavailable() {
+  const pid_t child = fork();
+  if (child < 0) return std::string("fork: ") + strerror(errno);
+  if (child == 0) _exit(unshare(CLONE_NEWPID) == 0 ? 0 : 1);  // In a child: the test's own namespace stays as it is.
+  int status = 0;
+  while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  }
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? "" : "unshare(CLONE_NEWPID) refused (needs root)";
 }
 
 std::vector<TargetProcess> StartTargets(int count, const std::vector<std::string>& args) {

@@ -55,6 +55,16 @@ unsigned long long PidfdInodeOf(pid_t pid);  // NOLINT(runtime/int): as %llu pri
 // cannot).
 Options OpenFilesLimited(unsigned soft, unsigned hard);
 
+// Options for a case whose operand is a group (0 or -1): should kill ever send where it must refuse, the signal stays
+// inside what the child was put in, and the case fails on its status and stderr instead of signalling the machine.
+// InAGroupOfItsOwn: before exec, the child leads a new session and group, so `0` is itself alone (exits 125 if not).
+Options InAGroupOfItsOwn();
+// InAPidNamespaceOfItsOwn: the child also runs as PID 1 of a new PID namespace, so `-1` reaches nothing; the forked
+// process between reports its status as its own. Only where PidNamespaceUnavailable() is "".
+Options InAPidNamespaceOfItsOwn();
+// Why a new PID namespace cannot be made here ("" if it can): unshare(CLONE_NEWPID) refused (not root, or a sandbox).
+std::string PidNamespaceUnavailable();
+
 // `count` targets started with `args` (StartTarget()); fewer if one could not be started.
 std::vector<TargetProcess> StartTargets(int count, const std::vector<std::string>& args = {});
 
