@@ -136,7 +136,9 @@ std::string WriteConfiguration(const Engine& e) {
       std::string("[containers]\nnetns = \"none\"\ncgroups = \"no-conmon\"\n") +
       (e.rlimit_workaround ? "default_ulimits = []\n" : "") +
       "[network]\nnetwork_config_dir = \"" + d + "/net\"\n" +
-      "[engine]\ncgroup_manager = \"cgroupfs\"\nevents_logger = \"file\"\ntmp_dir = \"" + d + "/tmp\"\n" +
+      // File locks in tmp_dir/locks: podman's default, shm, leaves /dev/shm/libpod_lock behind.
+      "[engine]\ncgroup_manager = \"cgroupfs\"\nevents_logger = \"file\"\nlock_type = \"file\"\n" +
+      "tmp_dir = \"" + d + "/tmp\"\n" +
       "image_copy_tmp_dir = \"" + d + "/tmp\"\n";
   const std::string policy = R"({"default": [{"type": "insecureAcceptAnything"}]})";
   if (!WriteFile(d + "/storage.conf", storage) || !WriteFile(d + "/containers.conf", containers) ||

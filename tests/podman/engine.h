@@ -4,7 +4,8 @@
 // - storage and state of its own: --root under the test's temporary directory, --runroot /tmp/podman-run.XXXXXX
 //   (podman refuses one longer than 50 bytes), a storage.conf (the vfs driver: no mount) and a containers.conf
 //   (named by CONTAINERS_STORAGE_CONF and CONTAINERS_CONF) with no network (no CNI bridge, iptables rule or
-//   /var/lib/cni state), cgroupfs (no systemd unit), no conmon cgroup, its own tmp_dir and events log;
+//   /var/lib/cni state), cgroupfs (no systemd unit), no conmon cgroup, its own tmp_dir and events log, and file
+//   locks in tmp_dir (podman's default, shm, leaves /dev/shm/libpod_lock behind);
 // - a private mount namespace in which the paths podman 4.3 and skopeo 1.9 use whatever --root says are the test's
 //   own directories: /var/lib/containers (the blob-info cache), /var/tmp (big files, the pause image's build) and
 //   /run/runc (runc's state). A path absent on the host is made for the bind, empty, and left there (podman or runc
