@@ -42,7 +42,6 @@ struct Engine {
   std::string dir;                           // Everything of the engine's but the runroot; "" until made.
   std::string runroot;                       // /tmp/podman-run.XXXXXX: podman refuses a runroot over 50 bytes.
   std::set<std::string> ids;                 // Containers and pods this process made (Remember).
-  std::set<std::string> shared_cgroups;      // libpod_parent and its conmon group where they existed before.
   std::vector<std::string> bound;            // Host paths with one of dir's directories bound over them.
   bool rlimit_workaround = false;
   std::string unavailable;  // Why podman cannot run here: the tests skip.
@@ -164,14 +163,6 @@ std::vector<std::string> LibpodParents() {
   return parents;
 }
 
-void NoteSharedCgroups(Engine* e) {
-  for (const std::string& parent : LibpodParents()) {
-    for (const std::string& group : {parent, parent + "/conmon"}) {
-      if (access(group.c_str(), F_OK) == 0) e->shared_cgroups.insert(group);
-    }
-  }
-}
-
 std::string Run(const std::vector<std::string>& argv, const std::string& what) {
   std::string output;
   const int status = Capture(argv, &output, 120);
@@ -261,7 +252,6 @@ std::string SetUp(Engine* e) {
   e->runroot = runroot;
   for (const char* sub : {"/tmp", "/net"}) mkdir((e->dir + sub).c_str(), 0700);
   prctl(PR_SET_CHILD_SUBREAPER, 1);  // conmon daemonizes: it, and what it leaves, come back to this process.
-  NoteSharedCgroups(e);
   if (std::string error = EnterMountNamespace(e); !error.empty()) return error;
   if (std::string error = WriteConfiguration(*e); !error.empty()) return error;
   e->broken = BuildImages(*e);
@@ -311,7 +301,8 @@ void PostOrder(const std::string& dir, const std::function<void(const std::strin
 }
 
 // Removes the cgroups of the remembered containers and pods (podman 4.3 leaves a pod's in the name=systemd and
-// unified hierarchies); then libpod_parent and its conmon group where they were not there before and are empty.
+// unified hierarchies); then libpod_parent and its conmon group, wherever they are empty: podman makes them and
+// never removes them, and it makes them again when it needs them.
 std::vector<std::string> RemoveCgroups(const Engine& e) {
   std::vector<std::string> left;
   for (const std::string& parent : LibpodParents()) {
@@ -322,7 +313,7 @@ std::vector<std::string> RemoveCgroups(const Engine& e) {
       if (ours && rmdir(group.c_str()) != 0 && errno != ENOENT) left.push_back(Errno("cgroup " + group));
     });
     for (const std::string& group : {parent + "/conmon", parent}) {
-      if (e.shared_cgroups.count(group) == 0) rmdir(group.c_str());  // Busy if another podman uses it: left to it.
+      rmdir(group.c_str());  // EBUSY while another podman's containers are in it: left to that podman.
     }
   }
   return left;
@@ -479,6 +470,9 @@ std::vector<std::string> TearDown() {
   for (const std::string& host : e.bound) umount2(host.c_str(), MNT_DETACH);
   e.bound.clear();
   if (mounts.empty()) Capture({"/bin/rm", "-rf", e.dir, e.runroot}, &output);  // Never through a mount.
+  for (const std::string& dir : {e.dir, e.runroot}) {
+    if (access(dir.c_str(), F_OK) == 0) left.push_back("not removed: " + dir);
+  }
   e.dir.clear();
   e.runroot.clear();
   return left;
