@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -24,6 +25,7 @@
 #include <vector>
 
 #include "tests/container/runtime.h"
+#include "tests/podman/watchdog.h"
 #include "tests/testing/run.h"
 
 namespace podman_testing {
@@ -44,9 +46,15 @@ struct Engine {
   std::set<std::string> ids;                 // Containers and pods this process made (Remember).
   std::vector<std::string> bound;            // Host paths with one of dir's directories bound over them.
   bool rlimit_workaround = false;
+  Watchdog watchdog;  // Cleans up if this process dies before TearDown (watchdog.h).
   std::string unavailable;  // Why podman cannot run here: the tests skip.
   std::string broken;       // What of ours failed (the image not built or loaded): the tests fail.
 };
+
+Engine& TheEngine() {
+  static Engine* engine = new Engine;
+  return *engine;
+}
 
 std::string Errno(const std::string& what) { return what + ": " + strerror(errno); }
 
@@ -243,6 +251,20 @@ std::string Probe(Engine* e) {
   return status == 0 ? "" : "podman cannot run a container here (" + std::to_string(status) + "): " + output;
 }
 
+// In the watchdog, once the test process has died: its processes KILLed (conmon spared, which podman needs to stop
+// its container), then TearDown, with the IDs the test process remembered (told), those podman lists, and those in
+// its storage; then whatever is left in the mount namespace.
+void CleanUpAfterDeath(const std::vector<std::string>& told) {
+  KillMountNamespace({"conmon"}, 10);
+  for (const std::string& id : told) Remember(id);
+  if (DIR* stored = opendir((TheEngine().dir + "/root/vfs-containers").c_str())) {
+    while (dirent* entry = readdir(stored)) Remember(entry->d_name);
+    closedir(stored);
+  }
+  for (const std::string& what : TearDown()) fprintf(stderr, "podman watchdog: left behind: %s\n", what.c_str());
+  KillMountNamespace({}, 10);
+}
+
 // Sets the engine up: "" or why it cannot run here; e->broken where it is the image's fault.
 std::string SetUp(Engine* e) {
   if (std::string error = CheckPrerequisites(e); !error.empty()) return error;
@@ -254,13 +276,9 @@ std::string SetUp(Engine* e) {
   prctl(PR_SET_CHILD_SUBREAPER, 1);  // conmon daemonizes: it, and what it leaves, come back to this process.
   if (std::string error = EnterMountNamespace(e); !error.empty()) return error;
   if (std::string error = WriteConfiguration(*e); !error.empty()) return error;
+  e->watchdog = StartWatchdog(CleanUpAfterDeath);  // Before podman makes anything.
   e->broken = BuildImages(*e);
   return e->broken.empty() ? Probe(e) : "";
-}
-
-Engine& TheEngine() {
-  static Engine* engine = new Engine;
-  return *engine;
 }
 
 pid_t ParentOf(pid_t pid) {
@@ -300,9 +318,27 @@ void PostOrder(const std::string& dir, const std::function<void(const std::strin
   }
 }
 
+// KILLs the processes in `group` (reported: nothing should be left there by now), and waits up to 5 s for them to
+// leave it, as they do when they exit.
+std::vector<std::string> EmptyCgroup(const std::string& group) {
+  const std::string procs = ReadFile(group + "/cgroup.procs");
+  if (procs.empty()) return {};
+  std::string pids;
+  for (size_t at = 0; at < procs.size(); at = procs.find('\n', at) + 1) {
+    kill(atoi(procs.c_str() + at), SIGKILL);
+    pids += " " + procs.substr(at, procs.find('\n', at) - at);
+    if (procs.find('\n', at) == std::string::npos) break;
+  }
+  for (const double deadline = Now() + 5; Now() < deadline && !ReadFile(group + "/cgroup.procs").empty();) {
+    const timespec tick = {0, 20 * 1000 * 1000};
+    nanosleep(&tick, nullptr);
+  }
+  return {"processes KILLed in cgroup " + group + ":" + pids};
+}
+
 // Removes the cgroups of the remembered containers and pods (podman 4.3 leaves a pod's in the name=systemd and
-// unified hierarchies); then libpod_parent and its conmon group, wherever they are empty: podman makes them and
-// never removes them, and it makes them again when it needs them.
+// unified hierarchies), KILLing what is still in them; then libpod_parent and its conmon group, wherever they are
+// empty: podman makes them and never removes them, and it makes them again when it needs them.
 std::vector<std::string> RemoveCgroups(const Engine& e) {
   std::vector<std::string> left;
   for (const std::string& parent : LibpodParents()) {
@@ -310,7 +346,9 @@ std::vector<std::string> RemoveCgroups(const Engine& e) {
       const bool ours = std::any_of(e.ids.begin(), e.ids.end(), [&](const std::string& id) {
         return group.find(id, parent.size()) != std::string::npos;
       });
-      if (ours && rmdir(group.c_str()) != 0 && errno != ENOENT) left.push_back(Errno("cgroup " + group));
+      if (!ours) return;
+      for (const std::string& killed : EmptyCgroup(group)) left.push_back(killed);
+      if (rmdir(group.c_str()) != 0 && errno != ENOENT) left.push_back(Errno("cgroup " + group));
     });
     for (const std::string& group : {parent + "/conmon", parent}) {
       rmdir(group.c_str());  // EBUSY while another podman's containers are in it: left to that podman.
@@ -404,7 +442,9 @@ void Remember(const std::string& text) {
   for (size_t i = 0; i < text.size();) {
     size_t j = i;
     while (j < text.size() && isxdigit(static_cast<unsigned char>(text[j])) && !isupper(text[j])) ++j;
-    if (j - i == 64) TheEngine().ids.insert(text.substr(i, 64));
+    if (j - i == 64 && TheEngine().ids.insert(text.substr(i, 64)).second) {
+      Tell(TheEngine().watchdog, text.substr(i, 64));
+    }
     i = j + 1;
   }
 }
@@ -417,7 +457,10 @@ std::vector<std::string> Descendants(double seconds, const std::set<pid_t>& exce
     DIR* proc = opendir("/proc");
     while (dirent* entry = proc ? readdir(proc) : nullptr) {
       const pid_t pid = atoi(entry->d_name);
-      if (pid <= 0 || pid == getpid() || except.count(pid) != 0 || !DescendsFromUs(pid)) continue;
+      if (pid <= 0 || pid == getpid() || pid == TheEngine().watchdog.pid || except.count(pid) != 0 ||
+          !DescendsFromUs(pid)) {
+        continue;
+      }
       if (container_testing::ProcessState(pid) == 'Z') {
         if (ParentOf(pid) == getpid()) waitpid(pid, nullptr, WNOHANG);  // Reparented to us, the subreaper.
         continue;
@@ -467,14 +510,16 @@ std::vector<std::string> TearDown() {
   for (const std::string& mount : MountsUnder(e.runroot)) mounts.push_back(mount);
   left.insert(left.end(), mounts.begin(), mounts.end());
   for (const std::string& cgroup : RemoveCgroups(e)) left.push_back(cgroup);
+  for (const std::string& mount : mounts) umount2(mount.c_str() + strlen("mounted: "), MNT_DETACH);
   for (const std::string& host : e.bound) umount2(host.c_str(), MNT_DETACH);
   e.bound.clear();
-  if (mounts.empty()) Capture({"/bin/rm", "-rf", e.dir, e.runroot}, &output);  // Never through a mount.
+  Capture({"/bin/rm", "-rf", e.dir, e.runroot}, &output);  // Never through a mount: they are detached.
   for (const std::string& dir : {e.dir, e.runroot}) {
     if (access(dir.c_str(), F_OK) == 0) left.push_back("not removed: " + dir);
   }
   e.dir.clear();
   e.runroot.clear();
+  StopWatchdog(&e.watchdog);
   return left;
 }
 

@@ -17,7 +17,8 @@
 // - a probe: `podman run` of the test's app (exit 0). If the runtime refuses podman's RLIMIT_NOFILE (this sandbox's
 //   hard limit is below podman's 1048576, and CAP_SYS_RESOURCE is withheld), containers.conf gets
 //   `default_ulimits = []` and the probe runs again: the workaround is used only where it is needed.
-// The process becomes a child subreaper, so conmon, which daemonizes, and whatever it leaves come back to it.
+// The process becomes a child subreaper, so conmon, which daemonizes, and whatever it leaves come back to it. A
+// watchdog process (watchdog.h), started before podman makes anything, removes it all if the process dies first.
 // TearDown() removes every container, pod and image, checks that no process, mount or cgroup is left, and removes
 // the directories.
 #ifndef TESTS_PODMAN_ENGINE_H_
