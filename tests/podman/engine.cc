@@ -102,9 +102,7 @@ std::string WriteArm64Stub(const std::string& path) {
 // Root, the programs, and the build under test is this one's.
 std::string CheckPrerequisites(Engine* e) {
   if (geteuid() != 0) return "needs root (podman rootful, namespaces, cgroups); CI runs as root";
-  if (getenv("COREUTILS_TEST_BINARY") != nullptr) {
-    return "the image holds this build's own binary; $COREUTILS_TEST_BINARY (tools/qemu-test) names another one";
-  }
+  if (std::string why = ForeignBinary(); !why.empty()) return why;
   e->podman = FindProgram("podman");
   e->skopeo = FindProgram("skopeo");
   e->umoci = FindProgram("umoci");
@@ -384,6 +382,12 @@ std::string PodmanUnavailable() {
     return new std::string(e.unavailable);
   }();
   return *reason;
+}
+
+std::string ForeignBinary() {
+  return getenv("COREUTILS_TEST_BINARY") == nullptr
+             ? ""
+             : "the image holds this build's own binary; $COREUTILS_TEST_BINARY (tools/qemu-test) names another one";
 }
 
 std::string PodmanSetUpFailure() {

@@ -35,9 +35,13 @@
 namespace podman_testing {
 
 // Why podman cannot run here ("" when it can): not root, a program missing (podman, conmon, skopeo, umoci,
-// catatonit), $COREUTILS_TEST_BINARY set (tools/qemu-test's foreign binary: the image holds this build's own), no
-// mount namespace, or podman failing to run a container (its message).
+// catatonit), no mount namespace, podman failing to run a container (its message), or
+// ForeignBinary(). The tests skip with it (SKIP_FOR_ENVIRONMENT: COREUTILS_REQUIRE_PODMAN=1 fails them instead).
 std::string PodmanUnavailable();
+
+// Why the image cannot hold the binary under test ("" when it can): $COREUTILS_TEST_BINARY names another one
+// (tools/qemu-test's foreign binary; the image holds this build's own). The tests skip for it, required or not.
+std::string ForeignBinary();
 
 // What of the tests' own failed while setting up ("" if nothing): tools/image, or loading or extending its image.
 // PodmanUnavailable() is then "", and the tests fail with this.

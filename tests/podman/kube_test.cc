@@ -7,7 +7,7 @@
 // `immune` as `app immune` (TERM ignored). podman 4.3 takes no grace period from the spec and its `kube down` stops
 // with none (it KILLs at once: containers/podman#22397, fixed in 5.1), so the test stops the pod as the kubelet
 // would, `podman pod stop --time GRACE`, then tears it down with `podman kube down`.
-// Skipped, with the reason, where podman cannot run (engine.h).
+// Skipped, with the reason, where podman cannot run (engine.h); failed with it under COREUTILS_REQUIRE_PODMAN=1.
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -21,10 +21,13 @@
 #include "tests/container/runtime.h"
 #include "tests/podman/engine.h"
 #include "tests/podman/text.h"
+#include "tests/testing/environment_skip.h"
 #include "tests/testing/run.h"
 
 namespace podman_testing {
 namespace {
+
+constexpr char kRequire[] = "COREUTILS_REQUIRE_PODMAN";  // Set: a skip for the machine fails instead.
 
 // What the test reads of the spec: flow sequences ("[...]") for the command and args.
 struct PodSpec {
@@ -123,7 +126,8 @@ class KubeTest : public ::testing::Test {
  protected:
   void SetUp() override {
     spec_ = ReadSpec();
-    if (const std::string why = PodmanUnavailable(); !why.empty()) GTEST_SKIP() << why;
+    if (const std::string why = ForeignBinary(); !why.empty()) GTEST_SKIP() << why;
+    if (const std::string why = PodmanUnavailable(); !why.empty()) SKIP_FOR_ENVIRONMENT(kRequire, why);
     ASSERT_EQ(PodmanSetUpFailure(), "");
   }
   // After `kube down`: podman lists no pod and no container, and no process of them is left.
