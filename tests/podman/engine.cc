@@ -417,6 +417,64 @@ int Skopeo(const std::vector<std::string>& args, std::string* output, double lim
   return Capture(argv, output, limit_seconds);
 }
 
+int Podman(const std::vector<std::string>& args, Output* output, double limit_seconds) {
+  const Engine& e = TheEngine();
+  std::vector<std::string> argv = {e.podman, "--root", e.dir + "/root", "--runroot", e.runroot};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return CaptureApart(argv, output, limit_seconds);
+}
+
+int Skopeo(const std::vector<std::string>& args, Output* output, double limit_seconds) {
+  const Engine& e = TheEngine();
+  std::vector<std::string> argv = {e.skopeo, "--policy", e.dir + "/policy.json", "--tmpdir", e.dir + "/tmp"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return CaptureApart(argv, output, limit_seconds);
+}
+
+int CaptureApart(const std::vector<std::string>& argv, Output* output, double limit_seconds) {
+  *output = {};
+  int out[2], err[2];
+  if (pipe2(out, O_CLOEXEC) != 0) return -1;
+  if (pipe2(err, O_CLOEXEC) != 0) {
+    close(out[0]);
+    close(out[1]);
+    return -1;
+  }
+  const int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+  const pid_t pid = container_testing::Spawn(argv, null, out[1], err[1]);
+  close(null);
+  close(out[1]);
+  close(err[1]);
+  pollfd fds[2] = {{out[0], POLLIN, 0}, {err[0], POLLIN, 0}};
+  const double deadline = Now() + limit_seconds;
+  while (pid > 0 && (fds[0].fd >= 0 || fds[1].fd >= 0)) {  // Until both reach EOF, or the deadline.
+    const double left = deadline - Now();
+    const int ready = left <= 0 ? 0 : poll(fds, 2, static_cast<int>(left * 1000) + 1);
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready <= 0) break;
+    for (pollfd& fd : fds) {
+      if (fd.fd < 0 || fd.revents == 0) continue;
+      char buf[4096];
+      const ssize_t got = read(fd.fd, buf, sizeof buf);
+      if (got > 0) (&fd == &fds[0] ? output->out : output->err).append(buf, got);
+      if (got == 0 || (got < 0 && errno != EINTR)) {
+        close(fd.fd);
+        fd.fd = -1;  // poll() skips it.
+      }
+    }
+  }
+  for (const pollfd& fd : fds) {
+    if (fd.fd >= 0) close(fd.fd);
+  }
+  if (pid <= 0) return -1;
+  const int status = WaitChild(pid, std::max(0.0, deadline - Now()) + 1);
+  if (status < 0) {  // Past the limit: ended, as Capture() ends it.
+    kill(pid, SIGKILL);
+    WaitChild(pid, 10);
+  }
+  return status;
+}
+
 pid_t SpawnPodman(const std::vector<std::string>& args, int* output_fd) {
   const Engine& e = TheEngine();
   std::vector<std::string> argv = {e.podman, "--root", e.dir + "/root", "--runroot", e.runroot};
@@ -503,7 +561,10 @@ std::vector<std::string> TearDown() {
                                                 std::vector<std::string>{"pod", "ps", "-q"},
                                                 std::vector<std::string>{"images", "-a", "-q"}}) {
     // (A podman that cannot run, the reason tests were skipped, lists nothing.)
-    if (Podman(list, &output) == 0 && !output.empty()) left.push_back("podman " + list[0] + " still lists: " + output);
+    Output listed;
+    if (Podman(list, &listed) == 0 && !listed.out.empty()) {
+      left.push_back("podman " + list[0] + " still lists: " + listed.out);
+    }
   }
   for (const std::string& process : Descendants(30)) {
     left.push_back("still running after 30 s: " + process);

@@ -104,8 +104,9 @@ class Play {
     return Podman({"pod", "stop", "--time", std::to_string(spec_.grace_seconds), spec_.pod}, messages, 120);
   }
   int ExitCode() {
-    std::string code;
-    return Podman({"inspect", "--format", "{{.State.ExitCode}}", ctr()}, &code) == 0 ? atoi(code.c_str()) : -1;
+    Output code;
+    if (Podman({"inspect", "--format", "{{.State.ExitCode}}", ctr()}, &code) != 0 || code.out.empty()) return -1;
+    return atoi(code.out.c_str());
   }
   // The whole log, once the container has ended (`podman logs --follow` ends with it).
   const std::string& Log() {
@@ -132,11 +133,11 @@ class KubeTest : public ::testing::Test {
   }
   // After `kube down`: podman lists no pod and no container, and no process of them is left.
   void ExpectNothingLeft() {
-    std::string listed;
-    EXPECT_EQ(Podman({"pod", "ps", "--quiet"}, &listed), 0);
-    EXPECT_EQ(listed, "");
-    EXPECT_EQ(Podman({"ps", "--all", "--quiet"}, &listed), 0);
-    EXPECT_EQ(listed, "");
+    Output listed;
+    EXPECT_EQ(Podman({"pod", "ps", "--quiet"}, &listed), 0) << listed.err;
+    EXPECT_EQ(listed.out, "");
+    EXPECT_EQ(Podman({"ps", "--all", "--quiet"}, &listed), 0) << listed.err;
+    EXPECT_EQ(listed.out, "");
     EXPECT_EQ(Descendants(30), std::vector<std::string>{});
   }
   PodSpec spec_;
@@ -187,9 +188,9 @@ TEST_F(KubeTest, AnAppThatIgnoresTermIsEndedByKillAfterBeforeTheKubeletsKill) {
 // Why the tests above stop the pod first: podman 4.x's `kube down` alone KILLs at once, and the app never hears of
 // it (containers/podman#22397; 5.1 stops with each container's stop signal and timeout).
 TEST_F(KubeTest, KubeDownAloneGivesNoGracePeriodInPodman4) {
-  std::string version;
-  Podman({"version", "--format", "{{.Client.Version}}"}, &version);
-  if (version.compare(0, 2, "4.") != 0) GTEST_SKIP() << "podman " << version << " is not 4.x";
+  Output version;
+  ASSERT_EQ(Podman({"version", "--format", "{{.Client.Version}}"}, &version), 0) << version.err;
+  if (version.out.compare(0, 2, "4.") != 0) GTEST_SKIP() << "podman " << version.out << " is not 4.x";
   Play play(spec_, "daemon");
   ASSERT_EQ(play.error(), "");
   std::string output;

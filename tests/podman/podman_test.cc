@@ -57,16 +57,17 @@ Index ReadIndex() {
 TEST_F(PodmanTest, SkopeoInspectPicksTheIndexsAmd64Manifest) {
   const Index index = ReadIndex();
   ASSERT_EQ(index.amd64_layer.size(), 7u + 64) << index.amd64_manifest;
-  std::string json;
-  ASSERT_EQ(Skopeo({"inspect", "oci:" + Layout() + ":latest"}, &json), 0) << json;
+  Output inspected;
+  ASSERT_EQ(Skopeo({"inspect", "oci:" + Layout() + ":latest"}, &inspected), 0) << inspected.err;
+  const std::string& json = inspected.out;
   EXPECT_EQ(JsonValue(json, "Digest"), index.digest) << json;  // The reference's: the index's own.
   EXPECT_EQ(JsonValue(json, "Architecture"), "amd64") << json;
   const size_t layers = json.find("\"Layers\"");
   EXPECT_EQ(QuotedStrings(json.substr(layers + 9, json.find(']', layers) - layers - 9)),
             std::vector<std::string>{index.amd64_layer});
-  std::string stored;
-  ASSERT_EQ(Podman({"image", "inspect", "--format", "{{.Architecture}} {{.Os}}", kImage}, &stored), 0) << stored;
-  EXPECT_EQ(stored, "amd64 linux\n");
+  Output stored;
+  ASSERT_EQ(Podman({"image", "inspect", "--format", "{{.Architecture}} {{.Os}}", kImage}, &stored), 0) << stored.err;
+  EXPECT_EQ(stored.out, "amd64 linux\n");
 }
 
 TEST_F(PodmanTest, TheLoadedImageRunsItsDefaultCommand) {
@@ -76,10 +77,10 @@ TEST_F(PodmanTest, TheLoadedImageRunsItsDefaultCommand) {
     GTEST_SKIP() << "the binary is dynamic (sanitizer build) and the image holds no libraries; the test image, "
                     "which has them, runs every other case";
   }
-  std::string list, expected;
-  ASSERT_EQ(container_testing::Capture({binary, "--list"}, &expected), 0);
-  EXPECT_EQ(Podman({"run", "--rm", "--pull", "never", kImage}, &list), 0);  // CMD ["/coreutils", "--list"]
-  EXPECT_EQ(list, expected);
+  Output list, expected;
+  ASSERT_EQ(CaptureApart({binary, "--list"}, &expected), 0) << expected.err;
+  EXPECT_EQ(Podman({"run", "--rm", "--pull", "never", kImage}, &list), 0) << list.err;  // CMD ["/coreutils", "--list"]
+  EXPECT_EQ(list.out, expected.out);
 }
 
 TEST_F(PodmanTest, TheRlimitWorkaroundIsInUseExactlyWhereTheRuntimeRefusesPodmansNofile) {
