@@ -40,7 +40,7 @@ using coreutils_testing::ReadFile;
 using coreutils_testing::RunfilePath;
 
 struct Engine {
-  std::string podman, skopeo, umoci;
+  std::string podman, skopeo, umoci, runc;
   std::string dir;                           // Everything of the engine's but the runroot; "" until made.
   std::string runroot;                       // /tmp/podman-run.XXXXXX: podman refuses a runroot over 50 bytes.
   std::set<std::string> ids;                 // Containers and pods this process made (Remember).
@@ -106,7 +106,8 @@ std::string CheckPrerequisites(Engine* e) {
   e->podman = FindProgram("podman");
   e->skopeo = FindProgram("skopeo");
   e->umoci = FindProgram("umoci");
-  for (const char* program : {"podman", "conmon", "skopeo", "umoci", "catatonit"}) {
+  e->runc = FindProgram("runc");
+  for (const char* program : {"podman", "conmon", "runc", "skopeo", "umoci", "catatonit"}) {
     if (FindProgram(program).empty()) {
       return std::string(program) + " is not installed (tools/install-deps installs podman, skopeo, catatonit, umoci)";
     }
@@ -144,7 +145,10 @@ std::string WriteConfiguration(const Engine& e) {
       // File locks in tmp_dir/locks: podman's default, shm, leaves /dev/shm/libpod_lock behind.
       "[engine]\ncgroup_manager = \"cgroupfs\"\nevents_logger = \"file\"\nlock_type = \"file\"\n" +
       "tmp_dir = \"" + d + "/tmp\"\n" +
-      "image_copy_tmp_dir = \"" + d + "/tmp\"\n";
+      "image_copy_tmp_dir = \"" + d + "/tmp\"\n" +
+      // runc, pinned: podman 4.3 takes crun first where both are installed (and crun 1.8.1 refuses this hybrid
+      // cgroup host).
+      "runtime = \"runc\"\n[engine.runtimes]\nrunc = [\"" + e.runc + "\"]\n";
   const std::string policy = R"({"default": [{"type": "insecureAcceptAnything"}]})";
   if (!WriteFile(d + "/storage.conf", storage) || !WriteFile(d + "/containers.conf", containers) ||
       !WriteFile(d + "/policy.json", policy)) {

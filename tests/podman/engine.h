@@ -4,8 +4,9 @@
 // - storage and state of its own: --root under the test's temporary directory, --runroot /tmp/podman-run.XXXXXX
 //   (podman refuses one longer than 50 bytes), a storage.conf (the vfs driver: no mount) and a containers.conf
 //   (named by CONTAINERS_STORAGE_CONF and CONTAINERS_CONF) with no network (no CNI bridge, iptables rule or
-//   /var/lib/cni state), cgroupfs (no systemd unit), no conmon cgroup, its own tmp_dir and events log, and file
-//   locks in tmp_dir (podman's default, shm, leaves /dev/shm/libpod_lock behind);
+//   /var/lib/cni state), runc as the runtime (not crun, where it is installed too), cgroupfs (no systemd unit), no
+//   conmon cgroup, its own tmp_dir and events log, and file locks in tmp_dir (podman's default, shm, leaves
+//   /dev/shm/libpod_lock behind);
 // - a private mount namespace in which the paths podman 4.3 and skopeo 1.9 use whatever --root says are the test's
 //   own directories: /var/lib/containers (the blob-info cache), /var/tmp (big files, the pause image's build) and
 //   /run/runc (runc's state). A path absent on the host is made for the bind, empty, and left there (podman or runc
@@ -34,7 +35,7 @@
 
 namespace podman_testing {
 
-// Why podman cannot run here ("" when it can): not root, a program missing (podman, conmon, skopeo, umoci,
+// Why podman cannot run here ("" when it can): not root, a program missing (podman, conmon, runc, skopeo, umoci,
 // catatonit), no mount namespace, podman failing to run a container (its message), or
 // ForeignBinary(). The tests skip with it (SKIP_FOR_ENVIRONMENT: COREUTILS_REQUIRE_PODMAN=1 fails them instead).
 std::string PodmanUnavailable();

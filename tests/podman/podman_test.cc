@@ -83,6 +83,13 @@ TEST_F(PodmanTest, TheLoadedImageRunsItsDefaultCommand) {
   EXPECT_EQ(list.out, expected.out);
 }
 
+TEST_F(PodmanTest, TheRuntimeIsRuncAsPinnedInContainersConf) {
+  Output info;
+  ASSERT_EQ(Podman({"info", "--format", "{{.Host.OCIRuntime.Name}} {{.Host.OCIRuntime.Path}}"}, &info), 0)
+      << info.err;
+  EXPECT_EQ(info.out, "runc " + container_testing::FindProgram("runc") + "\n");
+}
+
 TEST_F(PodmanTest, TheRlimitWorkaroundIsInUseExactlyWhereTheRuntimeRefusesPodmansNofile) {
   // podman's own default for root, which containers.conf's `default_ulimits = []` leaves out.
   std::string output;
