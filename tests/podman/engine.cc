@@ -99,6 +99,8 @@ std::string WriteArm64Stub(const std::string& path) {
   return WriteFile(path, elf, 0755) ? "" : Errno(path);
 }
 
+constexpr char kTini[] = "/usr/bin/tini-static";
+
 // Root, the programs, and the build under test is this one's.
 std::string CheckPrerequisites(Engine* e) {
   if (geteuid() != 0) return "needs root (podman rootful, namespaces, cgroups); CI runs as root";
@@ -107,12 +109,15 @@ std::string CheckPrerequisites(Engine* e) {
   e->skopeo = FindProgram("skopeo");
   e->umoci = FindProgram("umoci");
   e->runc = FindProgram("runc");
+  std::string missing;
   for (const char* program : {"podman", "conmon", "runc", "skopeo", "umoci", "catatonit"}) {
-    if (FindProgram(program).empty()) {
-      return std::string(program) + " is not installed (tools/install-deps installs podman, skopeo, catatonit, umoci)";
-    }
+    if (FindProgram(program).empty()) missing += std::string(missing.empty() ? "" : ", ") + program;
   }
-  return "";
+  // The test image's /tini, the peer of README's table (Debian's tini-static: the image has no libc).
+  if (access("/usr/bin/tini-static", X_OK) != 0) missing += std::string(missing.empty() ? "" : ", ") + kTini;
+  if (missing.empty()) return "";
+  return "not installed: " + missing + " (tools/install-deps installs them: podman, skopeo, catatonit, runc, umoci, "
+         "tini)";
 }
 
 // A private mount namespace whose /var/lib/containers, /var/tmp and /run/runc are the engine's own directories. A
@@ -188,7 +193,7 @@ std::string BuildTestImage(const Engine& e, const std::string& binary) {
                           "skopeo copy");
   if (error.empty()) error = Run({e.umoci, "unpack", "--image", layout + ":latest", bundle}, "umoci unpack");
   if (error.empty()) error = CopyIn(RunfilePath("tests/container/app"), rootfs, "/app", 0755);
-  if (error.empty()) error = CopyIn("/usr/bin/tini-static", rootfs, "/tini", 0755);
+  if (error.empty()) error = CopyIn(kTini, rootfs, "/tini", 0755);
   if (error.empty() && !WriteFile(rootfs + "/noexec", "#!/bin/true\n")) error = Errno("noexec");
   // Sanitizer builds: /coreutils is dynamic; its loader and libraries come in at their host paths.
   if (error.empty()) error = CopyLibraries(binary, rootfs);
