@@ -133,6 +133,14 @@ TEST_F(PodmanTest, KillAfterEndsAnAppThatIgnoresTermBeforePodmansKill) {
   EXPECT_EQ(outcome.note.substr(0, 12), "ended by -k ") << outcome.note;
 }
 
+TEST_F(PodmanTest, WithoutKillAfterPodmansKillEndsAnAppThatIgnoresTermWith137) {
+  const Outcome outcome = StopAnAppThatIgnoresTermWithoutKillAfter(Ours());  // timeout 0 /app immune; stop --time 2
+  ASSERT_EQ(outcome.error, "");
+  EXPECT_EQ(outcome.statuses, std::vector<int>{128 + 9});
+  EXPECT_EQ(outcome.note.substr(0, 20), "podman's KILL after ") << outcome.note;
+  EXPECT_EQ(Lines(outcome.output), std::vector<std::string>{"ready"});  // The TERM passed on was ignored.
+}
+
 TEST_F(PodmanTest, PodmanKillPassesEachSignalOnOnceAndTheAppsEndComesBack) {
   const std::vector<int> numbers = {SIGHUP, SIGINT, SIGQUIT, SIGUSR1, SIGUSR2, SIGWINCH, SIGALRM};
   for (size_t i = 0; i < numbers.size(); ++i) {
