@@ -13,7 +13,6 @@
 
 #include <algorithm>
 #include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -21,6 +20,7 @@
 #include "tests/container/runtime.h"
 #include "tests/podman/engine.h"
 #include "tests/podman/text.h"
+#include "tests/podman/yaml_subset.h"
 #include "tests/testing/environment_skip.h"
 #include "tests/testing/run.h"
 
@@ -29,35 +29,61 @@ namespace {
 
 constexpr char kRequire[] = "COREUTILS_REQUIRE_PODMAN";  // Set: a skip for the machine fails instead.
 
-// What the test reads of the spec: flow sequences ("[...]") for the command and args.
+// What the test reads of the spec, by path (yaml_subset.h).
 struct PodSpec {
+  std::string error;  // What could not be read ("" if all was).
   std::string path, pod, container, image;
   int grace_seconds = -1;
   std::vector<std::string> command, args;
   double kill_after = -1;  // the command's -k
 };
 
-std::string Trim(const std::string& s) {
-  const size_t start = s.find_first_not_of(' ');
-  return start == std::string::npos ? "" : s.substr(start, s.find_last_not_of(' ') - start + 1);
+// The scalar at `node`, or why not (`where` names it).
+std::string Scalar(const YamlNode* node, const std::string& where, std::string* value) {
+  if (node == nullptr || node->kind != YamlNode::Kind::kScalar) return where + ": not a value";
+  *value = node->scalar;
+  return "";
 }
 
+std::string Strings(const YamlNode* node, const std::string& where, std::vector<std::string>* values) {
+  if (node == nullptr || node->kind != YamlNode::Kind::kSequence) return where + ": not a sequence";
+  for (const YamlNode& item : node->sequence) {
+    if (item.kind != YamlNode::Kind::kScalar) return where + ": an item is not a string";
+    values->push_back(item.scalar);
+  }
+  return "";
+}
+
+// metadata.name, spec.terminationGracePeriodSeconds, and the one container's name, image, command and args.
 PodSpec ReadSpec() {
   PodSpec spec;
   spec.path = coreutils_testing::RunfilePath("examples/kubernetes/pod.yaml");
-  std::istringstream in(coreutils_testing::ReadFile(spec.path));
-  for (std::string line; std::getline(in, line);) {
-    line = Trim(line);
-    auto value = [&line](const std::string& key) {
-      return line.compare(0, key.size(), key) == 0 ? Trim(line.substr(key.size())) : std::string(1, '\0');
-    };
-    if (std::string v = value("name:"); v[0] != '\0' && spec.pod.empty()) spec.pod = v;  // metadata's, first
-    if (std::string v = value("- name:"); v[0] != '\0') spec.container = v;
-    if (std::string v = value("image:"); v[0] != '\0') spec.image = v;
-    if (std::string v = value("terminationGracePeriodSeconds:"); v[0] != '\0') spec.grace_seconds = atoi(v.c_str());
-    if (std::string v = value("command:"); v[0] != '\0') spec.command = QuotedStrings(v);
-    if (std::string v = value("args:"); v[0] != '\0') spec.args = QuotedStrings(v);
+  YamlNode root;
+  spec.error = ParseYamlSubset(coreutils_testing::ReadFile(spec.path), &root);
+  if (!spec.error.empty()) return spec;
+  const YamlNode* metadata = root.Get("metadata");
+  const YamlNode* pod = root.Get("spec");
+  const YamlNode* containers = pod != nullptr ? pod->Get("containers") : nullptr;
+  if (containers == nullptr || containers->sequence.size() != 1) {
+    spec.error = "spec.containers: not one container";
+    return spec;
   }
+  const YamlNode& container = containers->sequence[0];
+  std::string grace;
+  for (const std::string& error :
+       {Scalar(metadata != nullptr ? metadata->Get("name") : nullptr, "metadata.name", &spec.pod),
+        Scalar(pod->Get("terminationGracePeriodSeconds"), "spec.terminationGracePeriodSeconds", &grace),
+        Scalar(container.Get("name"), "spec.containers[0].name", &spec.container),
+        Scalar(container.Get("image"), "spec.containers[0].image", &spec.image),
+        Strings(container.Get("command"), "spec.containers[0].command", &spec.command),
+        Strings(container.Get("args"), "spec.containers[0].args", &spec.args)}) {
+    if (spec.error.empty()) spec.error = error;
+  }
+  if (spec.error.empty() && (grace.empty() || grace.find_first_not_of("0123456789") != std::string::npos)) {
+    spec.error = "spec.terminationGracePeriodSeconds: not a number of seconds: " + grace;
+  }
+  if (!spec.error.empty()) return spec;
+  spec.grace_seconds = atoi(grace.c_str());
   const auto k = std::find(spec.command.begin(), spec.command.end(), "-k");
   if (k != spec.command.end() && k + 1 != spec.command.end()) spec.kill_after = atof((k + 1)->c_str());
   return spec;
@@ -127,6 +153,7 @@ class KubeTest : public ::testing::Test {
  protected:
   void SetUp() override {
     spec_ = ReadSpec();
+    ASSERT_EQ(spec_.error, "") << spec_.path;  // Before any skip: the file is the repository's, on any machine.
     if (const std::string why = ForeignBinary(); !why.empty()) GTEST_SKIP() << why;
     if (const std::string why = PodmanUnavailable(); !why.empty()) SKIP_FOR_ENVIRONMENT(kRequire, why);
     ASSERT_EQ(PodmanSetUpFailure(), "");
