@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <iostream>
 #include <set>
 #include <string>
 #include <vector>
@@ -207,6 +208,33 @@ TEST_F(KubeTest, AnAppThatIgnoresTermIsEndedByKillAfterBeforeTheKubeletsKill) {
   EXPECT_EQ(WithoutBackendLine(play.Log()),
             (std::vector<std::string>{"ready", "timeout: sending signal TERM to command '/app'",
                                       "timeout: sending signal KILL to command '/app'"}));
+  std::string output;
+  EXPECT_EQ(play.Down(&output), 0) << output;
+  ExpectNothingLeft();
+}
+
+// The spec's securityContext (the "restricted" Pod Security Standard) holds under kube play: timeout, PID 1, runs
+// as 65534 with no capability, no_new_privs and the runtime's seccomp filter, and --tree still works under it (the
+// test above, and its backend line here).
+TEST_F(KubeTest, TheSpecsSecurityContextHoldsForPid1) {
+  Play play(spec_, "daemon");
+  ASSERT_EQ(play.error(), "");
+  Output pid;
+  ASSERT_EQ(Podman({"inspect", "--format", "{{.State.Pid}}", play.ctr()}, &pid), 0) << pid.err;
+  std::vector<std::string> status;
+  for (const std::string& line : Lines(coreutils_testing::ReadFile("/proc/" + Lines(pid.out).at(0) + "/status"))) {
+    for (const char* field : {"Uid:", "Gid:", "CapEff:", "CapPrm:", "NoNewPrivs:", "Seccomp:"}) {
+      if (line.rfind(field, 0) == 0) status.push_back(line);
+    }
+  }
+  EXPECT_EQ(status, (std::vector<std::string>{"Uid:\t65534\t65534\t65534\t65534", "Gid:\t65534\t65534\t65534\t65534",
+                                              "CapPrm:\t0000000000000000", "CapEff:\t0000000000000000",
+                                              "NoNewPrivs:\t1", "Seccomp:\t2"}));
+  std::string messages;
+  ASSERT_EQ(play.StopAsTheKubeletWould(&messages), 0) << messages;
+  const std::vector<std::string> lines = Lines(play.Log());
+  EXPECT_EQ(lines.at(0).rfind("timeout: --tree: backend ", 0), 0u) << lines.at(0);
+  std::cerr << "the backend in the pod: " << lines.at(0) << "\n";
   std::string output;
   EXPECT_EQ(play.Down(&output), 0) << output;
   ExpectNothingLeft();
