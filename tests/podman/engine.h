@@ -37,7 +37,8 @@ namespace podman_testing {
 
 // Why podman cannot run here ("" when it can): not root, programs missing (each of podman, conmon, runc, skopeo,
 // umoci, catatonit and /usr/bin/tini-static that is, named), no mount namespace, podman failing to run a container
-// (its message), or ForeignBinary(). The tests skip with it (SKIP_FOR_ENVIRONMENT: COREUTILS_REQUIRE_PODMAN=1 fails them instead).
+// (its message), or ForeignBinary(). The tests skip with it (SKIP_FOR_ENVIRONMENT: COREUTILS_REQUIRE_PODMAN=1 fails
+// them instead).
 std::string PodmanUnavailable();
 
 // Why the image cannot hold the binary under test ("" when it can): $COREUTILS_TEST_BINARY names another one

@@ -17,7 +17,9 @@ struct Line {
   std::string text;  // Without its indentation, its comment and trailing spaces.
 };
 
-std::string At(const Line& line, const std::string& what) { return "line " + std::to_string(line.number) + ": " + what; }
+std::string At(const Line& line, const std::string& what) {
+  return "line " + std::to_string(line.number) + ": " + what;
+}
 
 // The line without its comment: "#" at its start or after a space, outside double quotes.
 std::string WithoutComment(const std::string& text) {
