@@ -12,7 +12,8 @@
 // CI: 1,000 trials of each form in a bare PID namespace (clone(CLONE_NEWPID), what `unshare --pid --fork` does;
 // a few ms each) and 1,000 under runc (~0.18 s each: runc create/start/delete; ~3 min).
 // CONTAINER_WINDOW_TRIALS=N runs N of each.
-// Skipped, with the reason, without root or namespaces or runc, and in sanitizer builds (the binary is dynamic
+// Skipped, with the reason, without root or namespaces or runc (failed with it under COREUTILS_REQUIRE_RUNC=1:
+// tests/testing/environment_skip.h), without ptrace, and in sanitizer builds (the binary is dynamic
 // there: ld.so runs before its first instruction, signals unblocked, and the guarantee is the static binary's).
 //
 // Issue 21's item 4, in a bare PID namespace: a TERM or an INT that arrives while PID 1 spawns the application
@@ -32,6 +33,7 @@
 #include "gtest/gtest.h"
 #include "tests/container/runtime.h"
 #include "tests/container/scenarios.h"
+#include "tests/testing/environment_skip.h"
 #include "tests/testing/ptrace.h"
 
 namespace container_testing {
@@ -89,6 +91,8 @@ WindowOptions AtTheSpawn(int sig) {
   return options;
 }
 
+constexpr char kRequire[] = "COREUTILS_REQUIRE_RUNC";  // Set: no root, namespaces or runc fails instead.
+
 #ifdef COREUTILS_SANITIZED
 constexpr bool kSanitized = true;
 #else
@@ -97,33 +101,33 @@ constexpr bool kSanitized = false;
 
 TEST(StartupWindowTest, NoTermIsLostInAFreshPidNamespace) {
   if (kSanitized) GTEST_SKIP() << "sanitizer builds link the binary dynamically: ld.so runs unblocked first";
-  if (const std::string why = UnshareUnavailable(); !why.empty()) GTEST_SKIP() << why;
+  if (const std::string why = UnshareUnavailable(); !why.empty()) SKIP_FOR_ENVIRONMENT(kRequire, why);
   if (const std::string why = coreutils_testing::PtraceUnavailable(); !why.empty()) GTEST_SKIP() << why;
   Check(Ours(), FirstSyscall(Runtime::kUnshare, Trials(1000)));
 }
 
 TEST(StartupWindowTest, NoTermIsLostInAFreshPidNamespaceThroughTheTimeoutLink) {
   if (kSanitized) GTEST_SKIP() << "sanitizer builds link the binary dynamically: ld.so runs unblocked first";
-  if (const std::string why = UnshareUnavailable(); !why.empty()) GTEST_SKIP() << why;
+  if (const std::string why = UnshareUnavailable(); !why.empty()) SKIP_FOR_ENVIRONMENT(kRequire, why);
   if (const std::string why = coreutils_testing::PtraceUnavailable(); !why.empty()) GTEST_SKIP() << why;
   Check(ThroughLink(), FirstSyscall(Runtime::kUnshare, Trials(1000)));
 }
 
 TEST(StartupWindowTest, NoTermIsLostUnderRunc) {
   if (kSanitized) GTEST_SKIP() << "sanitizer builds link the binary dynamically: ld.so runs unblocked first";
-  if (const std::string why = RuncUnavailable(); !why.empty()) GTEST_SKIP() << why;
+  if (const std::string why = RuncUnavailable(); !why.empty()) SKIP_FOR_ENVIRONMENT(kRequire, why);
   if (const std::string why = coreutils_testing::PtraceUnavailable(); !why.empty()) GTEST_SKIP() << why;
   Check(Ours(), FirstSyscall(Runtime::kRunc, Trials(1000)));
 }
 
 TEST(SpawnWindowTest, ATermDuringTheSpawnEndsTheApplication) {
-  if (const std::string why = UnshareUnavailable(); !why.empty()) GTEST_SKIP() << why;
+  if (const std::string why = UnshareUnavailable(); !why.empty()) SKIP_FOR_ENVIRONMENT(kRequire, why);
   if (const std::string why = coreutils_testing::PtraceUnavailable(); !why.empty()) GTEST_SKIP() << why;
   Check(Ours(), AtTheSpawn(SIGTERM));
 }
 
 TEST(SpawnWindowTest, AnIntDuringTheSpawnEndsTheApplication) {
-  if (const std::string why = UnshareUnavailable(); !why.empty()) GTEST_SKIP() << why;
+  if (const std::string why = UnshareUnavailable(); !why.empty()) SKIP_FOR_ENVIRONMENT(kRequire, why);
   if (const std::string why = coreutils_testing::PtraceUnavailable(); !why.empty()) GTEST_SKIP() << why;
   Check(Ours(), AtTheSpawn(SIGINT));
 }

@@ -63,9 +63,9 @@ int Container::Wait(double seconds) {
   if (status_ >= 0) return status_;
   if (client_ <= 0 || WaitChild(client_, seconds) < 0) return -1;
   client_ = -1;
-  std::string code;
-  if (Podman({"inspect", "--format", "{{.State.ExitCode}}", name_}, &code) != 0) return -1;
-  status_ = atoi(code.c_str());
+  Output code;  // (A warning on stderr must not be read as the code.)
+  if (Podman({"inspect", "--format", "{{.State.ExitCode}}", name_}, &code) != 0 || code.out.empty()) return -1;
+  status_ = atoi(code.out.c_str());
   return status_;
 }
 

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -24,6 +25,7 @@
 #include <vector>
 
 #include "tests/container/runtime.h"
+#include "tests/podman/watchdog.h"
 #include "tests/testing/run.h"
 
 namespace podman_testing {
@@ -38,16 +40,21 @@ using coreutils_testing::ReadFile;
 using coreutils_testing::RunfilePath;
 
 struct Engine {
-  std::string podman, skopeo, umoci;
+  std::string podman, skopeo, umoci, runc;
   std::string dir;                           // Everything of the engine's but the runroot; "" until made.
   std::string runroot;                       // /tmp/podman-run.XXXXXX: podman refuses a runroot over 50 bytes.
   std::set<std::string> ids;                 // Containers and pods this process made (Remember).
-  std::set<std::string> shared_cgroups;      // libpod_parent and its conmon group where they existed before.
   std::vector<std::string> bound;            // Host paths with one of dir's directories bound over them.
   bool rlimit_workaround = false;
+  Watchdog watchdog;  // Cleans up if this process dies before TearDown (watchdog.h).
   std::string unavailable;  // Why podman cannot run here: the tests skip.
   std::string broken;       // What of ours failed (the image not built or loaded): the tests fail.
 };
+
+Engine& TheEngine() {
+  static Engine* engine = new Engine;
+  return *engine;
+}
 
 std::string Errno(const std::string& what) { return what + ": " + strerror(errno); }
 
@@ -92,21 +99,25 @@ std::string WriteArm64Stub(const std::string& path) {
   return WriteFile(path, elf, 0755) ? "" : Errno(path);
 }
 
+constexpr char kTini[] = "/usr/bin/tini-static";
+
 // Root, the programs, and the build under test is this one's.
 std::string CheckPrerequisites(Engine* e) {
   if (geteuid() != 0) return "needs root (podman rootful, namespaces, cgroups); CI runs as root";
-  if (getenv("COREUTILS_TEST_BINARY") != nullptr) {
-    return "the image holds this build's own binary; $COREUTILS_TEST_BINARY (tools/qemu-test) names another one";
-  }
+  if (std::string why = ForeignBinary(); !why.empty()) return why;
   e->podman = FindProgram("podman");
   e->skopeo = FindProgram("skopeo");
   e->umoci = FindProgram("umoci");
-  for (const char* program : {"podman", "conmon", "skopeo", "umoci", "catatonit"}) {
-    if (FindProgram(program).empty()) {
-      return std::string(program) + " is not installed (tools/install-deps installs podman, skopeo, catatonit, umoci)";
-    }
+  e->runc = FindProgram("runc");
+  std::string missing;
+  for (const char* program : {"podman", "conmon", "runc", "skopeo", "umoci", "catatonit"}) {
+    if (FindProgram(program).empty()) missing += std::string(missing.empty() ? "" : ", ") + program;
   }
-  return "";
+  // The test image's /tini, the peer of README's table (Debian's tini-static: the image has no libc).
+  if (access("/usr/bin/tini-static", X_OK) != 0) missing += std::string(missing.empty() ? "" : ", ") + kTini;
+  if (missing.empty()) return "";
+  return "not installed: " + missing + " (tools/install-deps installs them: podman, skopeo, catatonit, runc, umoci, "
+         "tini)";
 }
 
 // A private mount namespace whose /var/lib/containers, /var/tmp and /run/runc are the engine's own directories. A
@@ -136,8 +147,13 @@ std::string WriteConfiguration(const Engine& e) {
       std::string("[containers]\nnetns = \"none\"\ncgroups = \"no-conmon\"\n") +
       (e.rlimit_workaround ? "default_ulimits = []\n" : "") +
       "[network]\nnetwork_config_dir = \"" + d + "/net\"\n" +
-      "[engine]\ncgroup_manager = \"cgroupfs\"\nevents_logger = \"file\"\ntmp_dir = \"" + d + "/tmp\"\n" +
-      "image_copy_tmp_dir = \"" + d + "/tmp\"\n";
+      // File locks in tmp_dir/locks: podman's default, shm, leaves /dev/shm/libpod_lock behind.
+      "[engine]\ncgroup_manager = \"cgroupfs\"\nevents_logger = \"file\"\nlock_type = \"file\"\n" +
+      "tmp_dir = \"" + d + "/tmp\"\n" +
+      "image_copy_tmp_dir = \"" + d + "/tmp\"\n" +
+      // runc, pinned: podman 4.3 takes crun first where both are installed (and crun 1.8.1 refuses this hybrid
+      // cgroup host).
+      "runtime = \"runc\"\n[engine.runtimes]\nrunc = [\"" + e.runc + "\"]\n";
   const std::string policy = R"({"default": [{"type": "insecureAcceptAnything"}]})";
   if (!WriteFile(d + "/storage.conf", storage) || !WriteFile(d + "/containers.conf", containers) ||
       !WriteFile(d + "/policy.json", policy)) {
@@ -162,14 +178,6 @@ std::vector<std::string> LibpodParents() {
   return parents;
 }
 
-void NoteSharedCgroups(Engine* e) {
-  for (const std::string& parent : LibpodParents()) {
-    for (const std::string& group : {parent, parent + "/conmon"}) {
-      if (access(group.c_str(), F_OK) == 0) e->shared_cgroups.insert(group);
-    }
-  }
-}
-
 std::string Run(const std::vector<std::string>& argv, const std::string& what) {
   std::string output;
   const int status = Capture(argv, &output, 120);
@@ -185,7 +193,7 @@ std::string BuildTestImage(const Engine& e, const std::string& binary) {
                           "skopeo copy");
   if (error.empty()) error = Run({e.umoci, "unpack", "--image", layout + ":latest", bundle}, "umoci unpack");
   if (error.empty()) error = CopyIn(RunfilePath("tests/container/app"), rootfs, "/app", 0755);
-  if (error.empty()) error = CopyIn("/usr/bin/tini-static", rootfs, "/tini", 0755);
+  if (error.empty()) error = CopyIn(kTini, rootfs, "/tini", 0755);
   if (error.empty() && !WriteFile(rootfs + "/noexec", "#!/bin/true\n")) error = Errno("noexec");
   // Sanitizer builds: /coreutils is dynamic; its loader and libraries come in at their host paths.
   if (error.empty()) error = CopyLibraries(binary, rootfs);
@@ -250,6 +258,20 @@ std::string Probe(Engine* e) {
   return status == 0 ? "" : "podman cannot run a container here (" + std::to_string(status) + "): " + output;
 }
 
+// In the watchdog, once the test process has died: its processes KILLed (conmon spared, which podman needs to stop
+// its container), then TearDown, with the IDs the test process remembered (told), those podman lists, and those in
+// its storage; then whatever is left in the mount namespace.
+void CleanUpAfterDeath(const std::vector<std::string>& told) {
+  KillMountNamespace({"conmon"}, 10);
+  for (const std::string& id : told) Remember(id);
+  if (DIR* stored = opendir((TheEngine().dir + "/root/vfs-containers").c_str())) {
+    while (dirent* entry = readdir(stored)) Remember(entry->d_name);
+    closedir(stored);
+  }
+  for (const std::string& what : TearDown()) fprintf(stderr, "podman watchdog: left behind: %s\n", what.c_str());
+  KillMountNamespace({}, 10);
+}
+
 // Sets the engine up: "" or why it cannot run here; e->broken where it is the image's fault.
 std::string SetUp(Engine* e) {
   if (std::string error = CheckPrerequisites(e); !error.empty()) return error;
@@ -259,16 +281,11 @@ std::string SetUp(Engine* e) {
   e->runroot = runroot;
   for (const char* sub : {"/tmp", "/net"}) mkdir((e->dir + sub).c_str(), 0700);
   prctl(PR_SET_CHILD_SUBREAPER, 1);  // conmon daemonizes: it, and what it leaves, come back to this process.
-  NoteSharedCgroups(e);
   if (std::string error = EnterMountNamespace(e); !error.empty()) return error;
   if (std::string error = WriteConfiguration(*e); !error.empty()) return error;
+  e->watchdog = StartWatchdog(CleanUpAfterDeath);  // Before podman makes anything.
   e->broken = BuildImages(*e);
   return e->broken.empty() ? Probe(e) : "";
-}
-
-Engine& TheEngine() {
-  static Engine* engine = new Engine;
-  return *engine;
 }
 
 pid_t ParentOf(pid_t pid) {
@@ -308,8 +325,27 @@ void PostOrder(const std::string& dir, const std::function<void(const std::strin
   }
 }
 
+// KILLs the processes in `group` (reported: nothing should be left there by now), and waits up to 5 s for them to
+// leave it, as they do when they exit.
+std::vector<std::string> EmptyCgroup(const std::string& group) {
+  const std::string procs = ReadFile(group + "/cgroup.procs");
+  if (procs.empty()) return {};
+  std::string pids;
+  for (size_t at = 0; at < procs.size(); at = procs.find('\n', at) + 1) {
+    kill(atoi(procs.c_str() + at), SIGKILL);
+    pids += " " + procs.substr(at, procs.find('\n', at) - at);
+    if (procs.find('\n', at) == std::string::npos) break;
+  }
+  for (const double deadline = Now() + 5; Now() < deadline && !ReadFile(group + "/cgroup.procs").empty();) {
+    const timespec tick = {0, 20 * 1000 * 1000};
+    nanosleep(&tick, nullptr);
+  }
+  return {"processes KILLed in cgroup " + group + ":" + pids};
+}
+
 // Removes the cgroups of the remembered containers and pods (podman 4.3 leaves a pod's in the name=systemd and
-// unified hierarchies); then libpod_parent and its conmon group where they were not there before and are empty.
+// unified hierarchies), KILLing what is still in them; then libpod_parent and its conmon group, wherever they are
+// empty: podman makes them and never removes them, and it makes them again when it needs them.
 std::vector<std::string> RemoveCgroups(const Engine& e) {
   std::vector<std::string> left;
   for (const std::string& parent : LibpodParents()) {
@@ -317,10 +353,12 @@ std::vector<std::string> RemoveCgroups(const Engine& e) {
       const bool ours = std::any_of(e.ids.begin(), e.ids.end(), [&](const std::string& id) {
         return group.find(id, parent.size()) != std::string::npos;
       });
-      if (ours && rmdir(group.c_str()) != 0 && errno != ENOENT) left.push_back(Errno("cgroup " + group));
+      if (!ours) return;
+      for (const std::string& killed : EmptyCgroup(group)) left.push_back(killed);
+      if (rmdir(group.c_str()) != 0 && errno != ENOENT) left.push_back(Errno("cgroup " + group));
     });
     for (const std::string& group : {parent + "/conmon", parent}) {
-      if (e.shared_cgroups.count(group) == 0) rmdir(group.c_str());  // Busy if another podman uses it: left to it.
+      rmdir(group.c_str());  // EBUSY while another podman's containers are in it: left to that podman.
     }
   }
   return left;
@@ -355,6 +393,12 @@ std::string PodmanUnavailable() {
   return *reason;
 }
 
+std::string ForeignBinary() {
+  return getenv("COREUTILS_TEST_BINARY") == nullptr
+             ? ""
+             : "the image holds this build's own binary; $COREUTILS_TEST_BINARY (tools/qemu-test) names another one";
+}
+
 std::string PodmanSetUpFailure() {
   PodmanUnavailable();
   return TheEngine().broken;
@@ -380,6 +424,64 @@ int Skopeo(const std::vector<std::string>& args, std::string* output, double lim
   std::vector<std::string> argv = {e.skopeo, "--policy", e.dir + "/policy.json", "--tmpdir", e.dir + "/tmp"};
   argv.insert(argv.end(), args.begin(), args.end());
   return Capture(argv, output, limit_seconds);
+}
+
+int Podman(const std::vector<std::string>& args, Output* output, double limit_seconds) {
+  const Engine& e = TheEngine();
+  std::vector<std::string> argv = {e.podman, "--root", e.dir + "/root", "--runroot", e.runroot};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return CaptureApart(argv, output, limit_seconds);
+}
+
+int Skopeo(const std::vector<std::string>& args, Output* output, double limit_seconds) {
+  const Engine& e = TheEngine();
+  std::vector<std::string> argv = {e.skopeo, "--policy", e.dir + "/policy.json", "--tmpdir", e.dir + "/tmp"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return CaptureApart(argv, output, limit_seconds);
+}
+
+int CaptureApart(const std::vector<std::string>& argv, Output* output, double limit_seconds) {
+  *output = {};
+  int out[2], err[2];
+  if (pipe2(out, O_CLOEXEC) != 0) return -1;
+  if (pipe2(err, O_CLOEXEC) != 0) {
+    close(out[0]);
+    close(out[1]);
+    return -1;
+  }
+  const int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+  const pid_t pid = container_testing::Spawn(argv, null, out[1], err[1]);
+  close(null);
+  close(out[1]);
+  close(err[1]);
+  pollfd fds[2] = {{out[0], POLLIN, 0}, {err[0], POLLIN, 0}};
+  const double deadline = Now() + limit_seconds;
+  while (pid > 0 && (fds[0].fd >= 0 || fds[1].fd >= 0)) {  // Until both reach EOF, or the deadline.
+    const double left = deadline - Now();
+    const int ready = left <= 0 ? 0 : poll(fds, 2, static_cast<int>(left * 1000) + 1);
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready <= 0) break;
+    for (pollfd& fd : fds) {
+      if (fd.fd < 0 || fd.revents == 0) continue;
+      char buf[4096];
+      const ssize_t got = read(fd.fd, buf, sizeof buf);
+      if (got > 0) (&fd == &fds[0] ? output->out : output->err).append(buf, got);
+      if (got == 0 || (got < 0 && errno != EINTR)) {
+        close(fd.fd);
+        fd.fd = -1;  // poll() skips it.
+      }
+    }
+  }
+  for (const pollfd& fd : fds) {
+    if (fd.fd >= 0) close(fd.fd);
+  }
+  if (pid <= 0) return -1;
+  const int status = WaitChild(pid, std::max(0.0, deadline - Now()) + 1);
+  if (status < 0) {  // Past the limit: ended, as Capture() ends it.
+    kill(pid, SIGKILL);
+    WaitChild(pid, 10);
+  }
+  return status;
 }
 
 pid_t SpawnPodman(const std::vector<std::string>& args, int* output_fd) {
@@ -411,7 +513,9 @@ void Remember(const std::string& text) {
   for (size_t i = 0; i < text.size();) {
     size_t j = i;
     while (j < text.size() && isxdigit(static_cast<unsigned char>(text[j])) && !isupper(text[j])) ++j;
-    if (j - i == 64) TheEngine().ids.insert(text.substr(i, 64));
+    if (j - i == 64 && TheEngine().ids.insert(text.substr(i, 64)).second) {
+      Tell(TheEngine().watchdog, text.substr(i, 64));
+    }
     i = j + 1;
   }
 }
@@ -424,7 +528,10 @@ std::vector<std::string> Descendants(double seconds, const std::set<pid_t>& exce
     DIR* proc = opendir("/proc");
     while (dirent* entry = proc ? readdir(proc) : nullptr) {
       const pid_t pid = atoi(entry->d_name);
-      if (pid <= 0 || pid == getpid() || except.count(pid) != 0 || !DescendsFromUs(pid)) continue;
+      if (pid <= 0 || pid == getpid() || pid == TheEngine().watchdog.pid || except.count(pid) != 0 ||
+          !DescendsFromUs(pid)) {
+        continue;
+      }
       if (container_testing::ProcessState(pid) == 'Z') {
         if (ParentOf(pid) == getpid()) waitpid(pid, nullptr, WNOHANG);  // Reparented to us, the subreaper.
         continue;
@@ -463,7 +570,10 @@ std::vector<std::string> TearDown() {
                                                 std::vector<std::string>{"pod", "ps", "-q"},
                                                 std::vector<std::string>{"images", "-a", "-q"}}) {
     // (A podman that cannot run, the reason tests were skipped, lists nothing.)
-    if (Podman(list, &output) == 0 && !output.empty()) left.push_back("podman " + list[0] + " still lists: " + output);
+    Output listed;
+    if (Podman(list, &listed) == 0 && !listed.out.empty()) {
+      left.push_back("podman " + list[0] + " still lists: " + listed.out);
+    }
   }
   for (const std::string& process : Descendants(30)) {
     left.push_back("still running after 30 s: " + process);
@@ -474,11 +584,16 @@ std::vector<std::string> TearDown() {
   for (const std::string& mount : MountsUnder(e.runroot)) mounts.push_back(mount);
   left.insert(left.end(), mounts.begin(), mounts.end());
   for (const std::string& cgroup : RemoveCgroups(e)) left.push_back(cgroup);
+  for (const std::string& mount : mounts) umount2(mount.c_str() + strlen("mounted: "), MNT_DETACH);
   for (const std::string& host : e.bound) umount2(host.c_str(), MNT_DETACH);
   e.bound.clear();
-  if (mounts.empty()) Capture({"/bin/rm", "-rf", e.dir, e.runroot}, &output);  // Never through a mount.
+  Capture({"/bin/rm", "-rf", e.dir, e.runroot}, &output);  // Never through a mount: they are detached.
+  for (const std::string& dir : {e.dir, e.runroot}) {
+    if (access(dir.c_str(), F_OK) == 0) left.push_back("not removed: " + dir);
+  }
   e.dir.clear();
   e.runroot.clear();
+  StopWatchdog(&e.watchdog);
   return left;
 }
 

@@ -4,7 +4,9 @@
 // - storage and state of its own: --root under the test's temporary directory, --runroot /tmp/podman-run.XXXXXX
 //   (podman refuses one longer than 50 bytes), a storage.conf (the vfs driver: no mount) and a containers.conf
 //   (named by CONTAINERS_STORAGE_CONF and CONTAINERS_CONF) with no network (no CNI bridge, iptables rule or
-//   /var/lib/cni state), cgroupfs (no systemd unit), no conmon cgroup, its own tmp_dir and events log;
+//   /var/lib/cni state), runc as the runtime (not crun, where it is installed too), cgroupfs (no systemd unit), no
+//   conmon cgroup, its own tmp_dir and events log, and file locks in tmp_dir (podman's default, shm, leaves
+//   /dev/shm/libpod_lock behind);
 // - a private mount namespace in which the paths podman 4.3 and skopeo 1.9 use whatever --root says are the test's
 //   own directories: /var/lib/containers (the blob-info cache), /var/tmp (big files, the pause image's build) and
 //   /run/runc (runc's state). A path absent on the host is made for the bind, empty, and left there (podman or runc
@@ -16,7 +18,8 @@
 // - a probe: `podman run` of the test's app (exit 0). If the runtime refuses podman's RLIMIT_NOFILE (this sandbox's
 //   hard limit is below podman's 1048576, and CAP_SYS_RESOURCE is withheld), containers.conf gets
 //   `default_ulimits = []` and the probe runs again: the workaround is used only where it is needed.
-// The process becomes a child subreaper, so conmon, which daemonizes, and whatever it leaves come back to it.
+// The process becomes a child subreaper, so conmon, which daemonizes, and whatever it leaves come back to it. A
+// watchdog process (watchdog.h), started before podman makes anything, removes it all if the process dies first.
 // TearDown() removes every container, pod and image, checks that no process, mount or cgroup is left, and removes
 // the directories.
 #ifndef TESTS_PODMAN_ENGINE_H_
@@ -32,10 +35,15 @@
 
 namespace podman_testing {
 
-// Why podman cannot run here ("" when it can): not root, a program missing (podman, conmon, skopeo, umoci,
-// catatonit), $COREUTILS_TEST_BINARY set (tools/qemu-test's foreign binary: the image holds this build's own), no
-// mount namespace, or podman failing to run a container (its message).
+// Why podman cannot run here ("" when it can): not root, programs missing (each of podman, conmon, runc, skopeo,
+// umoci, catatonit and /usr/bin/tini-static that is, named), no mount namespace, podman failing to run a container
+// (its message), or ForeignBinary(). The tests skip with it (SKIP_FOR_ENVIRONMENT: COREUTILS_REQUIRE_PODMAN=1 fails
+// them instead).
 std::string PodmanUnavailable();
+
+// Why the image cannot hold the binary under test ("" when it can): $COREUTILS_TEST_BINARY names another one
+// (tools/qemu-test's foreign binary; the image holds this build's own). The tests skip for it, required or not.
+std::string ForeignBinary();
 
 // What of the tests' own failed while setting up ("" if nothing): tools/image, or loading or extending its image.
 // PodmanUnavailable() is then "", and the tests fail with this.
@@ -60,6 +68,15 @@ std::string Layout();
 // stderr together in `output`. The status as a shell reports it, -1 if it ran past `limit_seconds`.
 int Podman(const std::vector<std::string>& args, std::string* output, double limit_seconds = 60);
 int Skopeo(const std::vector<std::string>& args, std::string* output, double limit_seconds = 60);
+// The same with stdout and stderr apart, for what a test reads or compares exactly (stdout): a warning on stderr
+// cannot change it.
+struct Output {
+  std::string out, err;
+};
+int Podman(const std::vector<std::string>& args, Output* output, double limit_seconds = 60);
+int Skopeo(const std::vector<std::string>& args, Output* output, double limit_seconds = 60);
+// Any program so (argv[0] a path).
+int CaptureApart(const std::vector<std::string>& argv, Output* output, double limit_seconds = 60);
 // podman started in the background, its stdout and stderr the write end of a pipe whose read end is *output_fd.
 pid_t SpawnPodman(const std::vector<std::string>& args, int* output_fd);
 // The status of a child from SpawnPodman once it has exited, as a shell reports it; -1 if it is still running after

@@ -7,13 +7,13 @@
 // `immune` as `app immune` (TERM ignored). podman 4.3 takes no grace period from the spec and its `kube down` stops
 // with none (it KILLs at once: containers/podman#22397, fixed in 5.1), so the test stops the pod as the kubelet
 // would, `podman pod stop --time GRACE`, then tears it down with `podman kube down`.
-// Skipped, with the reason, where podman cannot run (engine.h).
+// Skipped, with the reason, where podman cannot run (engine.h); failed with it under COREUTILS_REQUIRE_PODMAN=1.
 #include <stdlib.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <iostream>
 #include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -21,40 +21,70 @@
 #include "tests/container/runtime.h"
 #include "tests/podman/engine.h"
 #include "tests/podman/text.h"
+#include "tests/podman/yaml_subset.h"
+#include "tests/testing/environment_skip.h"
 #include "tests/testing/run.h"
 
 namespace podman_testing {
 namespace {
 
-// What the test reads of the spec: flow sequences ("[...]") for the command and args.
+constexpr char kRequire[] = "COREUTILS_REQUIRE_PODMAN";  // Set: a skip for the machine fails instead.
+
+// What the test reads of the spec, by path (yaml_subset.h).
 struct PodSpec {
+  std::string error;  // What could not be read ("" if all was).
   std::string path, pod, container, image;
   int grace_seconds = -1;
   std::vector<std::string> command, args;
   double kill_after = -1;  // the command's -k
 };
 
-std::string Trim(const std::string& s) {
-  const size_t start = s.find_first_not_of(' ');
-  return start == std::string::npos ? "" : s.substr(start, s.find_last_not_of(' ') - start + 1);
+// The scalar at `node`, or why not (`where` names it).
+std::string Scalar(const YamlNode* node, const std::string& where, std::string* value) {
+  if (node == nullptr || node->kind != YamlNode::Kind::kScalar) return where + ": not a value";
+  *value = node->scalar;
+  return "";
 }
 
+std::string Strings(const YamlNode* node, const std::string& where, std::vector<std::string>* values) {
+  if (node == nullptr || node->kind != YamlNode::Kind::kSequence) return where + ": not a sequence";
+  for (const YamlNode& item : node->sequence) {
+    if (item.kind != YamlNode::Kind::kScalar) return where + ": an item is not a string";
+    values->push_back(item.scalar);
+  }
+  return "";
+}
+
+// metadata.name, spec.terminationGracePeriodSeconds, and the one container's name, image, command and args.
 PodSpec ReadSpec() {
   PodSpec spec;
   spec.path = coreutils_testing::RunfilePath("examples/kubernetes/pod.yaml");
-  std::istringstream in(coreutils_testing::ReadFile(spec.path));
-  for (std::string line; std::getline(in, line);) {
-    line = Trim(line);
-    auto value = [&line](const std::string& key) {
-      return line.compare(0, key.size(), key) == 0 ? Trim(line.substr(key.size())) : std::string(1, '\0');
-    };
-    if (std::string v = value("name:"); v[0] != '\0' && spec.pod.empty()) spec.pod = v;  // metadata's, first
-    if (std::string v = value("- name:"); v[0] != '\0') spec.container = v;
-    if (std::string v = value("image:"); v[0] != '\0') spec.image = v;
-    if (std::string v = value("terminationGracePeriodSeconds:"); v[0] != '\0') spec.grace_seconds = atoi(v.c_str());
-    if (std::string v = value("command:"); v[0] != '\0') spec.command = QuotedStrings(v);
-    if (std::string v = value("args:"); v[0] != '\0') spec.args = QuotedStrings(v);
+  YamlNode root;
+  spec.error = ParseYamlSubset(coreutils_testing::ReadFile(spec.path), &root);
+  if (!spec.error.empty()) return spec;
+  const YamlNode* metadata = root.Get("metadata");
+  const YamlNode* pod = root.Get("spec");
+  const YamlNode* containers = pod != nullptr ? pod->Get("containers") : nullptr;
+  if (containers == nullptr || containers->sequence.size() != 1) {
+    spec.error = "spec.containers: not one container";
+    return spec;
   }
+  const YamlNode& container = containers->sequence[0];
+  std::string grace;
+  for (const std::string& error :
+       {Scalar(metadata != nullptr ? metadata->Get("name") : nullptr, "metadata.name", &spec.pod),
+        Scalar(pod->Get("terminationGracePeriodSeconds"), "spec.terminationGracePeriodSeconds", &grace),
+        Scalar(container.Get("name"), "spec.containers[0].name", &spec.container),
+        Scalar(container.Get("image"), "spec.containers[0].image", &spec.image),
+        Strings(container.Get("command"), "spec.containers[0].command", &spec.command),
+        Strings(container.Get("args"), "spec.containers[0].args", &spec.args)}) {
+    if (spec.error.empty()) spec.error = error;
+  }
+  if (spec.error.empty() && (grace.empty() || grace.find_first_not_of("0123456789") != std::string::npos)) {
+    spec.error = "spec.terminationGracePeriodSeconds: not a number of seconds: " + grace;
+  }
+  if (!spec.error.empty()) return spec;
+  spec.grace_seconds = atoi(grace.c_str());
   const auto k = std::find(spec.command.begin(), spec.command.end(), "-k");
   if (k != spec.command.end() && k + 1 != spec.command.end()) spec.kill_after = atof((k + 1)->c_str());
   return spec;
@@ -101,8 +131,9 @@ class Play {
     return Podman({"pod", "stop", "--time", std::to_string(spec_.grace_seconds), spec_.pod}, messages, 120);
   }
   int ExitCode() {
-    std::string code;
-    return Podman({"inspect", "--format", "{{.State.ExitCode}}", ctr()}, &code) == 0 ? atoi(code.c_str()) : -1;
+    Output code;
+    if (Podman({"inspect", "--format", "{{.State.ExitCode}}", ctr()}, &code) != 0 || code.out.empty()) return -1;
+    return atoi(code.out.c_str());
   }
   // The whole log, once the container has ended (`podman logs --follow` ends with it).
   const std::string& Log() {
@@ -123,16 +154,18 @@ class KubeTest : public ::testing::Test {
  protected:
   void SetUp() override {
     spec_ = ReadSpec();
-    if (const std::string why = PodmanUnavailable(); !why.empty()) GTEST_SKIP() << why;
+    ASSERT_EQ(spec_.error, "") << spec_.path;  // Before any skip: the file is the repository's, on any machine.
+    if (const std::string why = ForeignBinary(); !why.empty()) GTEST_SKIP() << why;
+    if (const std::string why = PodmanUnavailable(); !why.empty()) SKIP_FOR_ENVIRONMENT(kRequire, why);
     ASSERT_EQ(PodmanSetUpFailure(), "");
   }
   // After `kube down`: podman lists no pod and no container, and no process of them is left.
   void ExpectNothingLeft() {
-    std::string listed;
-    EXPECT_EQ(Podman({"pod", "ps", "--quiet"}, &listed), 0);
-    EXPECT_EQ(listed, "");
-    EXPECT_EQ(Podman({"ps", "--all", "--quiet"}, &listed), 0);
-    EXPECT_EQ(listed, "");
+    Output listed;
+    EXPECT_EQ(Podman({"pod", "ps", "--quiet"}, &listed), 0) << listed.err;
+    EXPECT_EQ(listed.out, "");
+    EXPECT_EQ(Podman({"ps", "--all", "--quiet"}, &listed), 0) << listed.err;
+    EXPECT_EQ(listed.out, "");
     EXPECT_EQ(Descendants(30), std::vector<std::string>{});
   }
   PodSpec spec_;
@@ -180,12 +213,43 @@ TEST_F(KubeTest, AnAppThatIgnoresTermIsEndedByKillAfterBeforeTheKubeletsKill) {
   ExpectNothingLeft();
 }
 
+// The spec's securityContext (the "restricted" Pod Security Standard) holds under kube play: timeout, PID 1, runs
+// as 65534 with no capability, no_new_privs and the runtime's seccomp filter, and --tree still works under it (the
+// test above, and its backend line here).
+TEST_F(KubeTest, TheSpecsSecurityContextHoldsForPid1) {
+  Play play(spec_, "daemon");
+  ASSERT_EQ(play.error(), "");
+  Output pid;
+  ASSERT_EQ(Podman({"inspect", "--format", "{{.State.Pid}}", play.ctr()}, &pid), 0) << pid.err;
+  std::vector<std::string> status;
+  for (const std::string& line : Lines(coreutils_testing::ReadFile("/proc/" + Lines(pid.out).at(0) + "/status"))) {
+    for (const char* field : {"Uid:", "Gid:", "CapEff:", "CapPrm:", "NoNewPrivs:", "Seccomp:"}) {
+      if (line.rfind(field, 0) == 0) status.push_back(line);
+    }
+  }
+  EXPECT_EQ(status, (std::vector<std::string>{"Uid:\t65534\t65534\t65534\t65534", "Gid:\t65534\t65534\t65534\t65534",
+                                              "CapPrm:\t0000000000000000", "CapEff:\t0000000000000000",
+                                              "NoNewPrivs:\t1", "Seccomp:\t2"}));
+  std::string messages;
+  ASSERT_EQ(play.StopAsTheKubeletWould(&messages), 0) << messages;
+  // (timeout's stderr and the app's stdout come into the log in either order.)
+  const std::vector<std::string> lines = Lines(play.Log());
+  const auto backend = std::find_if(lines.begin(), lines.end(), [](const std::string& line) {
+    return line.rfind("timeout: --tree: backend ", 0) == 0;
+  });
+  ASSERT_NE(backend, lines.end()) << play.Log();
+  std::cerr << "the backend in the pod: " << *backend << "\n";
+  std::string output;
+  EXPECT_EQ(play.Down(&output), 0) << output;
+  ExpectNothingLeft();
+}
+
 // Why the tests above stop the pod first: podman 4.x's `kube down` alone KILLs at once, and the app never hears of
 // it (containers/podman#22397; 5.1 stops with each container's stop signal and timeout).
 TEST_F(KubeTest, KubeDownAloneGivesNoGracePeriodInPodman4) {
-  std::string version;
-  Podman({"version", "--format", "{{.Client.Version}}"}, &version);
-  if (version.compare(0, 2, "4.") != 0) GTEST_SKIP() << "podman " << version << " is not 4.x";
+  Output version;
+  ASSERT_EQ(Podman({"version", "--format", "{{.Client.Version}}"}, &version), 0) << version.err;
+  if (version.out.compare(0, 2, "4.") != 0) GTEST_SKIP() << "podman " << version.out << " is not 4.x";
   Play play(spec_, "daemon");
   ASSERT_EQ(play.error(), "");
   std::string output;

@@ -3,7 +3,8 @@
 // stop`, `podman kill --signal`), ours asserted exactly, with the app's own account of the signals it got.
 //
 // The init is the image's `ENTRYPOINT ["/coreutils", "timeout", "0"]`, through --entrypoint with --tree or -k where a
-// scenario needs it. Skipped, with the reason, where podman cannot run (engine.h).
+// scenario needs it. Skipped, with the reason, where podman cannot run (engine.h); failed with it under
+// COREUTILS_REQUIRE_PODMAN=1.
 #include <signal.h>
 
 #include <algorithm>
@@ -14,15 +15,19 @@
 #include "tests/podman/engine.h"
 #include "tests/podman/scenarios.h"
 #include "tests/podman/text.h"
+#include "tests/testing/environment_skip.h"
 #include "tests/testing/run.h"
 
 namespace podman_testing {
 namespace {
 
+constexpr char kRequire[] = "COREUTILS_REQUIRE_PODMAN";  // Set: a skip for the machine fails instead.
+
 class PodmanTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (const std::string why = PodmanUnavailable(); !why.empty()) GTEST_SKIP() << why;
+    if (const std::string why = ForeignBinary(); !why.empty()) GTEST_SKIP() << why;
+    if (const std::string why = PodmanUnavailable(); !why.empty()) SKIP_FOR_ENVIRONMENT(kRequire, why);
     ASSERT_EQ(PodmanSetUpFailure(), "");
   }
 };
@@ -52,16 +57,17 @@ Index ReadIndex() {
 TEST_F(PodmanTest, SkopeoInspectPicksTheIndexsAmd64Manifest) {
   const Index index = ReadIndex();
   ASSERT_EQ(index.amd64_layer.size(), 7u + 64) << index.amd64_manifest;
-  std::string json;
-  ASSERT_EQ(Skopeo({"inspect", "oci:" + Layout() + ":latest"}, &json), 0) << json;
+  Output inspected;
+  ASSERT_EQ(Skopeo({"inspect", "oci:" + Layout() + ":latest"}, &inspected), 0) << inspected.err;
+  const std::string& json = inspected.out;
   EXPECT_EQ(JsonValue(json, "Digest"), index.digest) << json;  // The reference's: the index's own.
   EXPECT_EQ(JsonValue(json, "Architecture"), "amd64") << json;
   const size_t layers = json.find("\"Layers\"");
   EXPECT_EQ(QuotedStrings(json.substr(layers + 9, json.find(']', layers) - layers - 9)),
             std::vector<std::string>{index.amd64_layer});
-  std::string stored;
-  ASSERT_EQ(Podman({"image", "inspect", "--format", "{{.Architecture}} {{.Os}}", kImage}, &stored), 0) << stored;
-  EXPECT_EQ(stored, "amd64 linux\n");
+  Output stored;
+  ASSERT_EQ(Podman({"image", "inspect", "--format", "{{.Architecture}} {{.Os}}", kImage}, &stored), 0) << stored.err;
+  EXPECT_EQ(stored.out, "amd64 linux\n");
 }
 
 TEST_F(PodmanTest, TheLoadedImageRunsItsDefaultCommand) {
@@ -71,10 +77,17 @@ TEST_F(PodmanTest, TheLoadedImageRunsItsDefaultCommand) {
     GTEST_SKIP() << "the binary is dynamic (sanitizer build) and the image holds no libraries; the test image, "
                     "which has them, runs every other case";
   }
-  std::string list, expected;
-  ASSERT_EQ(container_testing::Capture({binary, "--list"}, &expected), 0);
-  EXPECT_EQ(Podman({"run", "--rm", "--pull", "never", kImage}, &list), 0);  // CMD ["/coreutils", "--list"]
-  EXPECT_EQ(list, expected);
+  Output list, expected;
+  ASSERT_EQ(CaptureApart({binary, "--list"}, &expected), 0) << expected.err;
+  EXPECT_EQ(Podman({"run", "--rm", "--pull", "never", kImage}, &list), 0) << list.err;  // CMD ["/coreutils", "--list"]
+  EXPECT_EQ(list.out, expected.out);
+}
+
+TEST_F(PodmanTest, TheRuntimeIsRuncAsPinnedInContainersConf) {
+  Output info;
+  ASSERT_EQ(Podman({"info", "--format", "{{.Host.OCIRuntime.Name}} {{.Host.OCIRuntime.Path}}"}, &info), 0)
+      << info.err;
+  EXPECT_EQ(info.out, "runc " + container_testing::FindProgram("runc") + "\n");
 }
 
 TEST_F(PodmanTest, TheRlimitWorkaroundIsInUseExactlyWhereTheRuntimeRefusesPodmansNofile) {
@@ -118,6 +131,14 @@ TEST_F(PodmanTest, KillAfterEndsAnAppThatIgnoresTermBeforePodmansKill) {
   ASSERT_EQ(outcome.error, "");
   EXPECT_EQ(outcome.statuses, std::vector<int>{128 + 9});
   EXPECT_EQ(outcome.note.substr(0, 12), "ended by -k ") << outcome.note;
+}
+
+TEST_F(PodmanTest, WithoutKillAfterPodmansKillEndsAnAppThatIgnoresTermWith137) {
+  const Outcome outcome = StopAnAppThatIgnoresTermWithoutKillAfter(Ours());  // timeout 0 /app immune; stop --time 2
+  ASSERT_EQ(outcome.error, "");
+  EXPECT_EQ(outcome.statuses, std::vector<int>{128 + 9});
+  EXPECT_EQ(outcome.note.substr(0, 20), "podman's KILL after ") << outcome.note;
+  EXPECT_EQ(Lines(outcome.output), std::vector<std::string>{"ready"});  // The TERM passed on was ignored.
 }
 
 TEST_F(PodmanTest, PodmanKillPassesEachSignalOnOnceAndTheAppsEndComesBack) {

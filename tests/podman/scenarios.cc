@@ -1,7 +1,10 @@
 #include "tests/podman/scenarios.h"
 
+#include <dirent.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
 
 #include <functional>
 #include <string>
@@ -49,12 +52,59 @@ Outcome ReadyThen(const Container::Spec& spec, const std::function<std::string(C
   return outcome;
 }
 
+// The comm of /proc/PID ("" once it is gone), and its parent's pid.
+std::string CommOf(pid_t pid, pid_t* parent) {
+  const std::string stat = coreutils_testing::ReadFile("/proc/" + std::to_string(pid) + "/stat");
+  const size_t open = stat.find('('), close = stat.rfind(')');  // "PID (COMM) STATE PPID ...": COMM may hold spaces.
+  if (open == std::string::npos || close == std::string::npos || stat.size() < close + 4) return "";
+  *parent = atoi(stat.c_str() + close + 4);
+  return stat.substr(open + 1, close - open - 1);
+}
+
+// Waits until PID 1 of the container has a child that has exec'd `comm` ("" then, else why not): a signal sent
+// before that could end the init, or its child before the exec, and not the command.
+std::string WaitForChildOfPid1(const Container& container, const std::string& comm, double seconds) {
+  Output pid1;  // Once running (`podman start --attach` may not have started it yet), it has a PID 1.
+  if (Podman({"wait", "--condition", "running", container.name()}, &pid1, seconds) != 0) {
+    return "never running: " + pid1.err;
+  }
+  if (Podman({"inspect", "--format", "{{.State.Pid}}", container.name()}, &pid1) != 0 || atoi(pid1.out.c_str()) <= 0) {
+    return "no PID 1: " + pid1.out + pid1.err;
+  }
+  const pid_t init = atoi(pid1.out.c_str());
+  for (const double deadline = Now() + seconds; Now() < deadline;) {
+    DIR* proc = opendir("/proc");
+    bool found = false;
+    while (dirent* entry = proc != nullptr && !found ? readdir(proc) : nullptr) {
+      pid_t parent = 0;
+      const pid_t pid = atoi(entry->d_name);
+      found = pid > 0 && CommOf(pid, &parent) == comm && parent == init;
+    }
+    if (proc != nullptr) closedir(proc);
+    if (found) return "";
+    const timespec tick = {0, 10 * 1000 * 1000};
+    nanosleep(&tick, nullptr);
+  }
+  return "PID 1 (" + std::to_string(init) + ") has no child " + comm + " after " + std::to_string(seconds) + " s";
+}
+
 // `podman stop --time SECONDS` as the action; its warning, if any, in *messages.
 std::function<std::string(Container*)> StopWithin(int seconds, std::string* messages) {
   return [seconds, messages](Container* container) {
     const int status = container->Stop(seconds, messages);
     return status == 0 ? "" : "podman stop exited " + std::to_string(status) + ": " + *messages;
   };
+}
+
+// The app ignores TERM (ours given `ours_options`); `podman stop --time SECONDS`. The note says who ended it.
+Outcome StopImmune(const Init& init, const std::vector<std::string>& ours_options, int seconds) {
+  std::string messages;
+  Outcome outcome = ReadyThen(SpecFor(init, {"/app", "immune"}, ours_options), StopWithin(seconds, &messages));
+  char note[64];
+  const bool podmans = messages.find(kPodmansKill) != std::string::npos;
+  snprintf(note, sizeof note, "%s after %.2f s", podmans ? "podman's KILL" : "ended by -k", outcome.seconds);
+  outcome.note = note;
+  return outcome;
 }
 
 }  // namespace
@@ -95,12 +145,10 @@ Outcome StopSleep(const Init& init) {
   Container container(SpecFor(init, {"sleep", "1000"}));
   outcome.error = container.Run();
   if (!outcome.error.empty()) return outcome;
-  // sleep says nothing: podman says when it runs.
-  std::string running;
-  if (Podman({"wait", "--condition", "running", container.name()}, &running, 30) != 0) {
-    outcome.error = "never running: " + running;
-    return outcome;
-  }
+  // sleep says nothing: the stop waits for it to exist, exec'd (PID 1's TERM before that could be timeout's own
+  // 143, or end sleep's parent before the exec).
+  outcome.error = WaitForChildOfPid1(container, "sleep", 30);
+  if (!outcome.error.empty()) return outcome;
   const double start = Now();
   std::string messages;
   if (container.Stop(10, &messages) != 0) outcome.error = "podman stop failed: " + messages;
@@ -110,15 +158,9 @@ Outcome StopSleep(const Init& init) {
   return outcome;
 }
 
-Outcome StopAnAppThatIgnoresTerm(const Init& init) {
-  std::string messages;
-  Outcome outcome = ReadyThen(SpecFor(init, {"/app", "immune"}, {"-k", "0.5"}), StopWithin(5, &messages));
-  char note[64];
-  const bool podmans = messages.find(kPodmansKill) != std::string::npos;
-  snprintf(note, sizeof note, "%s after %.2f s", podmans ? "podman's KILL" : "ended by -k", outcome.seconds);
-  outcome.note = note;
-  return outcome;
-}
+Outcome StopAnAppThatIgnoresTerm(const Init& init) { return StopImmune(init, {"-k", "0.5"}, 5); }
+
+Outcome StopAnAppThatIgnoresTermWithoutKillAfter(const Init& init) { return StopImmune(init, {}, 2); }
 
 std::vector<std::string> KillSignals() { return {"HUP", "INT", "QUIT", "USR1", "USR2", "WINCH", "ALRM"}; }
 

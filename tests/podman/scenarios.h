@@ -31,11 +31,13 @@ Init Tini();       // --entrypoint ["/tini", "--"] (Debian's tini-static, in the
 Outcome ExitCodes(const Init& init);
 // `podman stop --time 10` while the app waits for TERM: the app reports how many TERMs it got, exits 42.
 Outcome StopTheApp(const Init& init);
-// `podman stop --time 10` of `sleep 1000`.
+// `podman stop --time 10` of `sleep 1000`, once PID 1's child has exec'd sleep.
 Outcome StopSleep(const Init& init);
 // The app ignores TERM; `podman stop --time 5`. Ours runs with -k 0.5. The note says who ended it: "ended by -k"
 // or podman's KILL (its warning), and when.
 Outcome StopAnAppThatIgnoresTerm(const Init& init);
+// The same with `podman stop --time 2` and ours without -k: podman's KILL after 2 s ends the container (137).
+Outcome StopAnAppThatIgnoresTermWithoutKillAfter(const Init& init);
 // `podman kill --signal SIGNAL` while the app waits for it (app signals): "NAME 1", then the app ends as SIGNAL would
 // have ended it (dies of it; exits 0 for WINCH).
 Outcome KillSignal(const Init& init, const std::string& signal);

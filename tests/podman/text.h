@@ -1,4 +1,4 @@
-// tests/podman/text.h -- reading what podman, skopeo, the containers and the pod spec print: lines, JSON strings.
+// tests/podman/text.h -- reading what podman, skopeo and the containers print: lines, JSON strings.
 #ifndef TESTS_PODMAN_TEXT_H_
 #define TESTS_PODMAN_TEXT_H_
 
@@ -10,7 +10,7 @@ namespace podman_testing {
 // The non-empty lines of `text`, without their newlines.
 std::vector<std::string> Lines(const std::string& text);
 
-// The "..." strings of `text` in order (a JSON array's or a YAML flow sequence's items; no escapes).
+// The "..." strings of `text` in order (a JSON array's items; no escapes).
 std::vector<std::string> QuotedStrings(const std::string& text);
 
 // The string value of the first "key": "..." in a JSON text, "" if there is none.
