@@ -38,7 +38,7 @@ void Tell(const Watchdog& watchdog, const std::string& line);
 void StopWatchdog(Watchdog* watchdog);
 
 // KILLs every other process in this process's mount namespace whose name (comm) is not in `spare`, until none is
-// left or `seconds` passed. Returns what it killed, "PID COMM" each.
+// left or `seconds` passed. Returns what it killed, "PID COMM" each. Kills nothing where that namespace is PID 1's.
 std::vector<std::string> KillMountNamespace(const std::set<std::string>& spare, double seconds);
 
 }  // namespace podman_testing
