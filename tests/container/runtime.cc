@@ -5,7 +5,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -339,18 +338,6 @@ std::string RuncUnavailable() {
     std::string error = probe.Run();
     if (error.empty() && probe.Wait(30) != 0) error = "/nop did not exit 0: " + probe.output();
     return new std::string(error.empty() ? "" : "runc cannot run a container here: " + error);
-  }();
-  return *reason;
-}
-
-std::string UnshareUnavailable() {
-  static const std::string* reason = [] {
-    if (geteuid() != 0) return new std::string("needs root to make a PID namespace");
-    const long pid = syscall(SYS_clone, CLONE_NEWPID | SIGCHLD, nullptr, nullptr, nullptr, nullptr);
-    if (pid == 0) _exit(0);
-    if (pid < 0) return new std::string(Errno("clone(CLONE_NEWPID)"));
-    WaitLimited(pid, 10);
-    return new std::string();
   }();
   return *reason;
 }

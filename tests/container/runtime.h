@@ -43,9 +43,6 @@ std::string CopyLibraries(const std::string& program, const std::string& rootfs)
 // libraries cannot be found, or runc failing to start `true` (its message). Built and checked once per process.
 std::string RuncUnavailable();
 
-// Why a new PID namespace cannot be made here (clone(CLONE_NEWPID) fails), "" when it can.
-std::string UnshareUnavailable();
-
 // An init under comparison: the argv that runs a command under it, in the rootfs and on the host.
 struct Init {
   std::string name;                         // "ours", "tini", "dumb-init": the README table's column

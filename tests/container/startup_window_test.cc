@@ -34,10 +34,13 @@
 #include "tests/container/runtime.h"
 #include "tests/container/scenarios.h"
 #include "tests/testing/environment_skip.h"
+#include "tests/testing/pid_namespace.h"
 #include "tests/testing/ptrace.h"
 
 namespace container_testing {
 namespace {
+
+using coreutils_testing::PidNamespaceUnavailable;
 
 int Trials(int ci_default) {
   const char* n = getenv("CONTAINER_WINDOW_TRIALS");
@@ -101,14 +104,14 @@ constexpr bool kSanitized = false;
 
 TEST(StartupWindowTest, NoTermIsLostInAFreshPidNamespace) {
   if (kSanitized) GTEST_SKIP() << "sanitizer builds link the binary dynamically: ld.so runs unblocked first";
-  if (const std::string why = UnshareUnavailable(); !why.empty()) SKIP_FOR_ENVIRONMENT(kRequire, why);
+  if (const std::string why = PidNamespaceUnavailable(); !why.empty()) SKIP_FOR_ENVIRONMENT(kRequire, why);
   if (const std::string why = coreutils_testing::PtraceUnavailable(); !why.empty()) GTEST_SKIP() << why;
   Check(Ours(), FirstSyscall(Runtime::kUnshare, Trials(1000)));
 }
 
 TEST(StartupWindowTest, NoTermIsLostInAFreshPidNamespaceThroughTheTimeoutLink) {
   if (kSanitized) GTEST_SKIP() << "sanitizer builds link the binary dynamically: ld.so runs unblocked first";
-  if (const std::string why = UnshareUnavailable(); !why.empty()) SKIP_FOR_ENVIRONMENT(kRequire, why);
+  if (const std::string why = PidNamespaceUnavailable(); !why.empty()) SKIP_FOR_ENVIRONMENT(kRequire, why);
   if (const std::string why = coreutils_testing::PtraceUnavailable(); !why.empty()) GTEST_SKIP() << why;
   Check(ThroughLink(), FirstSyscall(Runtime::kUnshare, Trials(1000)));
 }
@@ -121,13 +124,13 @@ TEST(StartupWindowTest, NoTermIsLostUnderRunc) {
 }
 
 TEST(SpawnWindowTest, ATermDuringTheSpawnEndsTheApplication) {
-  if (const std::string why = UnshareUnavailable(); !why.empty()) SKIP_FOR_ENVIRONMENT(kRequire, why);
+  if (const std::string why = PidNamespaceUnavailable(); !why.empty()) SKIP_FOR_ENVIRONMENT(kRequire, why);
   if (const std::string why = coreutils_testing::PtraceUnavailable(); !why.empty()) GTEST_SKIP() << why;
   Check(Ours(), AtTheSpawn(SIGTERM));
 }
 
 TEST(SpawnWindowTest, AnIntDuringTheSpawnEndsTheApplication) {
-  if (const std::string why = UnshareUnavailable(); !why.empty()) SKIP_FOR_ENVIRONMENT(kRequire, why);
+  if (const std::string why = PidNamespaceUnavailable(); !why.empty()) SKIP_FOR_ENVIRONMENT(kRequire, why);
   if (const std::string why = coreutils_testing::PtraceUnavailable(); !why.empty()) GTEST_SKIP() << why;
   Check(Ours(), AtTheSpawn(SIGINT));
 }

@@ -13,6 +13,7 @@
 
 #include "gtest/gtest.h"
 #include "tests/kill/target_process.h"
+#include "tests/testing/pid_namespace.h"
 #include "tests/testing/run.h"
 
 namespace coreutils_testing {

@@ -9,7 +9,6 @@
 #include <sched.h>
 #include <signal.h>
 #include <stddef.h>
-#include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -169,16 +168,6 @@ Options InAPidNamespaceOfItsOwn() {
     EndAs(status);
   };
   return own;
-}
-
-std::string PidNamespaceUnavailable() {
-  const pid_t child = fork();
-  if (child < 0) return std::string("fork: ") + strerror(errno);
-  if (child == 0) _exit(unshare(CLONE_NEWPID) == 0 ? 0 : 1);  // In a child: the test's own namespace stays as it is.
-  int status = 0;
-  while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
-  }
-  return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? "" : "unshare(CLONE_NEWPID) refused (needs root)";
 }
 
 std::vector<TargetProcess> StartTargets(int count, const std::vector<std::string>& args) {

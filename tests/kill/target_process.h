@@ -60,10 +60,8 @@ Options OpenFilesLimited(unsigned soft, unsigned hard);
 // InAGroupOfItsOwn: before exec, the child leads a new session and group, so `0` is itself alone (exits 125 if not).
 Options InAGroupOfItsOwn();
 // InAPidNamespaceOfItsOwn: the child also runs as PID 1 of a new PID namespace, so `-1` reaches nothing; the forked
-// process between reports its status as its own. Only where PidNamespaceUnavailable() is "".
+// process between reports its status as its own. Only where PidNamespaceUnavailable() is "" (pid_namespace.h).
 Options InAPidNamespaceOfItsOwn();
-// Why a new PID namespace cannot be made here ("" if it can): unshare(CLONE_NEWPID) refused (not root, or a sandbox).
-std::string PidNamespaceUnavailable();
 
 // `count` targets started with `args` (StartTarget()); fewer if one could not be started.
 std::vector<TargetProcess> StartTargets(int count, const std::vector<std::string>& args = {});
