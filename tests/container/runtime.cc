@@ -300,32 +300,49 @@ std::string FindProgram(const std::string& name) {
 }
 
 int Capture(const std::vector<std::string>& argv, std::string* output, double limit_seconds) {
-  output->clear();
-  int p[2];
-  if (pipe2(p, O_CLOEXEC) != 0) return -1;
-  const pid_t pid = Spawn(argv, DevNull(), p[1], p[1]);
-  close(p[1]);
-  if (pid < 0) {
-    close(p[0]);
+  return Capture(argv, output, nullptr, limit_seconds);
+}
+
+int Capture(const std::vector<std::string>& argv, std::string* out, std::string* err, double limit_seconds) {
+  std::string* sinks[2] = {out, err != nullptr ? err : out};  // Without `err`, one pipe for both.
+  int pipes[2][2] = {{-1, -1}, {-1, -1}};
+  for (int i = 0; i < (err != nullptr ? 2 : 1); ++i) {
+    sinks[i]->clear();
+    if (pipe2(pipes[i], O_CLOEXEC) != 0) {
+      for (int j = 0; j < i; ++j) close(pipes[j][0]), close(pipes[j][1]);
+      return -1;
+    }
+  }
+  const pid_t pid = Spawn(argv, DevNull(), pipes[0][1], err != nullptr ? pipes[1][1] : pipes[0][1]);
+  for (auto& p : pipes) {
+    if (p[1] >= 0) close(p[1]);
+  }
+  pollfd fds[2] = {{pipes[0][0], POLLIN, 0}, {pipes[1][0], POLLIN, 0}};  // poll() skips a -1.
+  const double deadline = Now() + limit_seconds;
+  bool past = false;
+  while (pid > 0 && (fds[0].fd >= 0 || fds[1].fd >= 0)) {  // Until each pipe reaches EOF, or the deadline.
+    const double left = deadline - Now();
+    const int ready = left <= 0 ? 0 : poll(fds, 2, static_cast<int>(left * 1000) + 1);
+    if (ready < 0 && errno == EINTR) continue;
+    past = ready == 0;
+    if (ready <= 0) break;
+    for (int i = 0; i < 2; ++i) {
+      if (fds[i].fd < 0 || fds[i].revents == 0) continue;
+      char buf[4096];
+      const ssize_t got = read(fds[i].fd, buf, sizeof buf);
+      if (got > 0) sinks[i]->append(buf, got);
+      if (got == 0 || (got < 0 && errno != EINTR)) close(fds[i].fd), fds[i].fd = -1;
+    }
+  }
+  for (const pollfd& fd : fds) {
+    if (fd.fd >= 0) close(fd.fd);
+  }
+  if (pid < 0) return -1;
+  if (past) {
+    kill(pid, SIGKILL);
+    WaitLimited(pid, 10);
     return -1;
   }
-  const double deadline = Now() + limit_seconds;
-  for (;;) {
-    pollfd pfd = {p[0], POLLIN, 0};
-    const double left = deadline - Now();
-    if (left <= 0 || poll(&pfd, 1, static_cast<int>(left * 1000) + 1) == 0) {
-      kill(pid, SIGKILL);
-      break;
-    }
-    char buf[4096];
-    const ssize_t got = read(p[0], buf, sizeof buf);
-    if (got > 0) {
-      output->append(buf, got);
-    } else if (got == 0 || errno != EINTR) {
-      break;
-    }
-  }
-  close(p[0]);
   return WaitLimited(pid, std::max(0.0, deadline - Now()) + 1);
 }
 

@@ -27,6 +27,9 @@ pid_t Spawn(const std::vector<std::string>& argv, int in, int out, int err);
 // Runs argv with stdin /dev/null; stdout and stderr together in `output`. Returns the status as a shell reports it
 // (128 + N if killed by N), or -1 if it could not start or was killed after limit_seconds.
 int Capture(const std::vector<std::string>& argv, std::string* output, double limit_seconds = 60);
+// The same with stdout in `out` and stderr apart in `err`, for what a test reads or compares exactly: a warning on
+// stderr cannot change it.
+int Capture(const std::vector<std::string>& argv, std::string* out, std::string* err, double limit_seconds = 60);
 
 // Reads `*fd` into `*output` until `text` has appeared in it or `seconds` passed; true if it appeared. At EOF (or EIO,
 // once no process holds a terminal) it closes the descriptor and sets *fd to -1.

@@ -58,6 +58,18 @@ Engine& TheEngine() {
 
 std::string Errno(const std::string& what) { return what + ": " + strerror(errno); }
 
+// podman and skopeo with the engine's global options (its storage, state, policy and scratch), then `args`.
+std::vector<std::string> PodmanArgv(const Engine& e, const std::vector<std::string>& args) {
+  std::vector<std::string> argv = {e.podman, "--root", e.dir + "/root", "--runroot", e.runroot};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return argv;
+}
+std::vector<std::string> SkopeoArgv(const Engine& e, const std::vector<std::string>& args) {
+  std::vector<std::string> argv = {e.skopeo, "--policy", e.dir + "/policy.json", "--tmpdir", e.dir + "/tmp"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return argv;
+}
+
 bool WriteFile(const std::string& path, const std::string& content, mode_t mode = 0644) {
   const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
   if (fd < 0) return false;
@@ -188,9 +200,8 @@ std::string Run(const std::vector<std::string>& argv, const std::string& what) {
 // more with APP_MODE for each mode the pod spec's tests run.
 std::string BuildTestImage(const Engine& e, const std::string& binary) {
   const std::string layout = e.dir + "/test-layout", bundle = e.dir + "/test-bundle", rootfs = bundle + "/rootfs";
-  std::string error = Run({e.skopeo, "--policy", e.dir + "/policy.json", "--tmpdir", e.dir + "/tmp", "copy", "-q",
-                           "oci:" + Layout() + ":amd64", "oci:" + layout + ":latest"},
-                          "skopeo copy");
+  std::string error =
+      Run(SkopeoArgv(e, {"copy", "-q", "oci:" + Layout() + ":amd64", "oci:" + layout + ":latest"}), "skopeo copy");
   if (error.empty()) error = Run({e.umoci, "unpack", "--image", layout + ":latest", bundle}, "umoci unpack");
   if (error.empty()) error = CopyIn(RunfilePath("tests/container/app"), rootfs, "/app", 0755);
   if (error.empty()) error = CopyIn(kTini, rootfs, "/tini", 0755);
@@ -214,8 +225,7 @@ std::string BuildTestImage(const Engine& e, const std::string& binary) {
   }
   for (const char* tag : {"latest", "daemon", "immune"}) {
     if (error.empty()) {
-      error = Run({e.skopeo, "--policy", e.dir + "/policy.json", "--tmpdir", e.dir + "/tmp", "copy", "-q",
-                   "oci:" + layout + ":" + tag, "containers-storage:" + TestImage(tag)},
+      error = Run(SkopeoArgv(e, {"copy", "-q", "oci:" + layout + ":" + tag, "containers-storage:" + TestImage(tag)}),
                   "skopeo copy");
     }
   }
@@ -232,9 +242,8 @@ std::string BuildImages(const Engine& e) {
                            Layout()},
                           "tools/image");
   if (error.empty()) {
-    error = Run({e.skopeo, "--policy", e.dir + "/policy.json", "--tmpdir", e.dir + "/tmp", "copy", "-q",
-                 "oci:" + Layout() + ":latest", std::string("containers-storage:") + kImage},
-                "skopeo copy");
+    const std::string image = std::string("containers-storage:") + kImage;
+    error = Run(SkopeoArgv(e, {"copy", "-q", "oci:" + Layout() + ":latest", image}), "skopeo copy");
   }
   return error.empty() ? BuildTestImage(e, binary) : error;
 }
@@ -413,81 +422,23 @@ std::string Directory() { return TheEngine().dir; }
 std::string Layout() { return TheEngine().dir + "/image"; }
 
 int Podman(const std::vector<std::string>& args, std::string* output, double limit_seconds) {
-  const Engine& e = TheEngine();
-  std::vector<std::string> argv = {e.podman, "--root", e.dir + "/root", "--runroot", e.runroot};
-  argv.insert(argv.end(), args.begin(), args.end());
-  return Capture(argv, output, limit_seconds);
+  return Capture(PodmanArgv(TheEngine(), args), output, limit_seconds);
 }
 
 int Skopeo(const std::vector<std::string>& args, std::string* output, double limit_seconds) {
-  const Engine& e = TheEngine();
-  std::vector<std::string> argv = {e.skopeo, "--policy", e.dir + "/policy.json", "--tmpdir", e.dir + "/tmp"};
-  argv.insert(argv.end(), args.begin(), args.end());
-  return Capture(argv, output, limit_seconds);
+  return Capture(SkopeoArgv(TheEngine(), args), output, limit_seconds);
 }
 
 int Podman(const std::vector<std::string>& args, Output* output, double limit_seconds) {
-  const Engine& e = TheEngine();
-  std::vector<std::string> argv = {e.podman, "--root", e.dir + "/root", "--runroot", e.runroot};
-  argv.insert(argv.end(), args.begin(), args.end());
-  return CaptureApart(argv, output, limit_seconds);
+  return Capture(PodmanArgv(TheEngine(), args), &output->out, &output->err, limit_seconds);
 }
 
 int Skopeo(const std::vector<std::string>& args, Output* output, double limit_seconds) {
-  const Engine& e = TheEngine();
-  std::vector<std::string> argv = {e.skopeo, "--policy", e.dir + "/policy.json", "--tmpdir", e.dir + "/tmp"};
-  argv.insert(argv.end(), args.begin(), args.end());
-  return CaptureApart(argv, output, limit_seconds);
-}
-
-int CaptureApart(const std::vector<std::string>& argv, Output* output, double limit_seconds) {
-  *output = {};
-  int out[2], err[2];
-  if (pipe2(out, O_CLOEXEC) != 0) return -1;
-  if (pipe2(err, O_CLOEXEC) != 0) {
-    close(out[0]);
-    close(out[1]);
-    return -1;
-  }
-  const int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
-  const pid_t pid = container_testing::Spawn(argv, null, out[1], err[1]);
-  close(null);
-  close(out[1]);
-  close(err[1]);
-  pollfd fds[2] = {{out[0], POLLIN, 0}, {err[0], POLLIN, 0}};
-  const double deadline = Now() + limit_seconds;
-  while (pid > 0 && (fds[0].fd >= 0 || fds[1].fd >= 0)) {  // Until both reach EOF, or the deadline.
-    const double left = deadline - Now();
-    const int ready = left <= 0 ? 0 : poll(fds, 2, static_cast<int>(left * 1000) + 1);
-    if (ready < 0 && errno == EINTR) continue;
-    if (ready <= 0) break;
-    for (pollfd& fd : fds) {
-      if (fd.fd < 0 || fd.revents == 0) continue;
-      char buf[4096];
-      const ssize_t got = read(fd.fd, buf, sizeof buf);
-      if (got > 0) (&fd == &fds[0] ? output->out : output->err).append(buf, got);
-      if (got == 0 || (got < 0 && errno != EINTR)) {
-        close(fd.fd);
-        fd.fd = -1;  // poll() skips it.
-      }
-    }
-  }
-  for (const pollfd& fd : fds) {
-    if (fd.fd >= 0) close(fd.fd);
-  }
-  if (pid <= 0) return -1;
-  const int status = WaitChild(pid, std::max(0.0, deadline - Now()) + 1);
-  if (status < 0) {  // Past the limit: ended, as Capture() ends it.
-    kill(pid, SIGKILL);
-    WaitChild(pid, 10);
-  }
-  return status;
+  return Capture(SkopeoArgv(TheEngine(), args), &output->out, &output->err, limit_seconds);
 }
 
 pid_t SpawnPodman(const std::vector<std::string>& args, int* output_fd) {
-  const Engine& e = TheEngine();
-  std::vector<std::string> argv = {e.podman, "--root", e.dir + "/root", "--runroot", e.runroot};
-  argv.insert(argv.end(), args.begin(), args.end());
+  const std::vector<std::string> argv = PodmanArgv(TheEngine(), args);
   int p[2];
   if (pipe2(p, O_CLOEXEC) != 0) return -1;
   const int null = open("/dev/null", O_RDONLY | O_CLOEXEC);

@@ -75,8 +75,6 @@ struct Output {
 };
 int Podman(const std::vector<std::string>& args, Output* output, double limit_seconds = 60);
 int Skopeo(const std::vector<std::string>& args, Output* output, double limit_seconds = 60);
-// Any program so (argv[0] a path).
-int CaptureApart(const std::vector<std::string>& argv, Output* output, double limit_seconds = 60);
 // podman started in the background, its stdout and stderr the write end of a pipe whose read end is *output_fd.
 pid_t SpawnPodman(const std::vector<std::string>& args, int* output_fd);
 // The status of a child from SpawnPodman once it has exited, as a shell reports it; -1 if it is still running after

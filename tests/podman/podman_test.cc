@@ -78,7 +78,7 @@ TEST_F(PodmanTest, TheLoadedImageRunsItsDefaultCommand) {
                     "which has them, runs every other case";
   }
   Output list, expected;
-  ASSERT_EQ(CaptureApart({binary, "--list"}, &expected), 0) << expected.err;
+  ASSERT_EQ(container_testing::Capture({binary, "--list"}, &expected.out, &expected.err), 0) << expected.err;
   EXPECT_EQ(Podman({"run", "--rm", "--pull", "never", kImage}, &list), 0) << list.err;  // CMD ["/coreutils", "--list"]
   EXPECT_EQ(list.out, expected.out);
 }
