@@ -521,28 +521,32 @@ int Container::Wait(double seconds) {
   return status_;
 }
 
-pid_t Container::Child() const {
+pid_t Container::Child() const { return ChildOf(pid_); }
+
+ProcStat ReadProcStat(pid_t pid) {
+  const std::string stat = coreutils_testing::ReadFile("/proc/" + std::to_string(pid) + "/stat");
+  const size_t open = stat.find('('), close = stat.rfind(')');  // "PID (COMM) STATE PPID ...": COMM may hold spaces.
+  if (open == std::string::npos || close == std::string::npos || stat.size() < close + 4) return {};
+  return {stat.substr(open + 1, close - open - 1), stat[close + 2], static_cast<pid_t>(atoi(stat.c_str() + close + 4))};
+}
+
+char ProcessState(pid_t pid) { return ReadProcStat(pid).state; }
+
+pid_t ChildOf(pid_t parent, const std::string& comm) {
   DIR* proc = opendir("/proc");
   if (proc == nullptr) return 0;
   pid_t child = 0;
   while (dirent* entry = readdir(proc)) {
     const pid_t pid = atoi(entry->d_name);
     if (pid <= 0) continue;
-    const std::string stat = coreutils_testing::ReadFile("/proc/" + std::to_string(pid) + "/stat");
-    const size_t paren = stat.rfind(')');  // "PID (COMM) STATE PPID ...": COMM may hold spaces.
-    if (paren != std::string::npos && atoi(stat.c_str() + paren + 4) == pid_ && stat.size() > paren + 4) {
+    const ProcStat stat = ReadProcStat(pid);
+    if (stat.parent == parent && (comm.empty() || stat.comm == comm)) {
       child = pid;
       break;
     }
   }
   closedir(proc);
   return child;
-}
-
-char ProcessState(pid_t pid) {
-  const std::string stat = coreutils_testing::ReadFile("/proc/" + std::to_string(pid) + "/stat");
-  const size_t paren = stat.rfind(')');
-  return paren != std::string::npos && paren + 2 < stat.size() ? stat[paren + 2] : 0;
 }
 
 }  // namespace container_testing

@@ -110,6 +110,18 @@ class Container {
   long max_rss_kib_ = 0;
 };
 
+// What /proc/PID/stat says of a process: its name, state letter ('S', 'T', 'Z', ...) and parent; "", 0 and 0 once
+// it is gone.
+struct ProcStat {
+  std::string comm;
+  char state = 0;
+  pid_t parent = 0;
+};
+ProcStat ReadProcStat(pid_t pid);
+
+// A child of `parent` (named `comm`, where one is given) from /proc, or 0 if it has none.
+pid_t ChildOf(pid_t parent, const std::string& comm = "");
+
 // One process state letter from /proc/PID/stat ('S', 'T', 'Z', ...), or 0 if it is gone.
 char ProcessState(pid_t pid);
 

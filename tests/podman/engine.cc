@@ -297,11 +297,7 @@ std::string SetUp(Engine* e) {
   return e->broken.empty() ? Probe(e) : "";
 }
 
-pid_t ParentOf(pid_t pid) {
-  const std::string stat = ReadFile("/proc/" + std::to_string(pid) + "/stat");
-  const size_t paren = stat.rfind(')');  // "PID (COMM) STATE PPID ...": COMM may hold spaces.
-  return paren != std::string::npos && stat.size() > paren + 4 ? atoi(stat.c_str() + paren + 4) : 0;
-}
+pid_t ParentOf(pid_t pid) { return container_testing::ReadProcStat(pid).parent; }
 
 bool DescendsFromUs(pid_t pid) {
   for (int depth = 0; pid > 1 && depth < 64; ++depth) {

@@ -1,6 +1,5 @@
 #include "tests/podman/scenarios.h"
 
-#include <dirent.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,15 +51,6 @@ Outcome ReadyThen(const Container::Spec& spec, const std::function<std::string(C
   return outcome;
 }
 
-// The comm of /proc/PID ("" once it is gone), and its parent's pid.
-std::string CommOf(pid_t pid, pid_t* parent) {
-  const std::string stat = coreutils_testing::ReadFile("/proc/" + std::to_string(pid) + "/stat");
-  const size_t open = stat.find('('), close = stat.rfind(')');  // "PID (COMM) STATE PPID ...": COMM may hold spaces.
-  if (open == std::string::npos || close == std::string::npos || stat.size() < close + 4) return "";
-  *parent = atoi(stat.c_str() + close + 4);
-  return stat.substr(open + 1, close - open - 1);
-}
-
 // Waits until PID 1 of the container has a child that has exec'd `comm` ("" then, else why not): a signal sent
 // before that could end the init, or its child before the exec, and not the command.
 std::string WaitForChildOfPid1(const Container& container, const std::string& comm, double seconds) {
@@ -73,15 +63,7 @@ std::string WaitForChildOfPid1(const Container& container, const std::string& co
   }
   const pid_t init = atoi(pid1.out.c_str());
   for (const double deadline = Now() + seconds; Now() < deadline;) {
-    DIR* proc = opendir("/proc");
-    bool found = false;
-    while (dirent* entry = proc != nullptr && !found ? readdir(proc) : nullptr) {
-      pid_t parent = 0;
-      const pid_t pid = atoi(entry->d_name);
-      found = pid > 0 && CommOf(pid, &parent) == comm && parent == init;
-    }
-    if (proc != nullptr) closedir(proc);
-    if (found) return "";
+    if (container_testing::ChildOf(init, comm) != 0) return "";
     const timespec tick = {0, 10 * 1000 * 1000};
     nanosleep(&tick, nullptr);
   }
