@@ -20,12 +20,12 @@
 namespace container_testing {
 namespace {
 
-constexpr char kRequire[] = "COREUTILS_REQUIRE_RUNC";  // Set: a skip for the machine fails instead.
+using coreutils_testing::kRequireRunc;  // Set: a skip for the machine fails instead.
 
 class ContainerTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (const std::string why = RuncUnavailable(); !why.empty()) SKIP_FOR_ENVIRONMENT(kRequire, why);
+    if (const std::string why = RuncUnavailable(); !why.empty()) SKIP_FOR_ENVIRONMENT(kRequireRunc, why);
   }
 };
 

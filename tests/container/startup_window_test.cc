@@ -40,6 +40,7 @@
 namespace container_testing {
 namespace {
 
+using coreutils_testing::kRequireRunc;  // Set: a skip for the machine fails instead.
 using coreutils_testing::PidNamespaceUnavailable;
 
 int Trials(int ci_default) {
@@ -94,8 +95,6 @@ WindowOptions AtTheSpawn(int sig) {
   return options;
 }
 
-constexpr char kRequire[] = "COREUTILS_REQUIRE_RUNC";  // Set: no root, namespaces or runc fails instead.
-
 #ifdef COREUTILS_SANITIZED
 constexpr bool kSanitized = true;
 #else
@@ -104,33 +103,33 @@ constexpr bool kSanitized = false;
 
 TEST(StartupWindowTest, NoTermIsLostInAFreshPidNamespace) {
   if (kSanitized) GTEST_SKIP() << "sanitizer builds link the binary dynamically: ld.so runs unblocked first";
-  if (const std::string why = PidNamespaceUnavailable(); !why.empty()) SKIP_FOR_ENVIRONMENT(kRequire, why);
+  if (const std::string why = PidNamespaceUnavailable(); !why.empty()) SKIP_FOR_ENVIRONMENT(kRequireRunc, why);
   if (const std::string why = coreutils_testing::PtraceUnavailable(); !why.empty()) GTEST_SKIP() << why;
   Check(Ours(), FirstSyscall(Runtime::kUnshare, Trials(1000)));
 }
 
 TEST(StartupWindowTest, NoTermIsLostInAFreshPidNamespaceThroughTheTimeoutLink) {
   if (kSanitized) GTEST_SKIP() << "sanitizer builds link the binary dynamically: ld.so runs unblocked first";
-  if (const std::string why = PidNamespaceUnavailable(); !why.empty()) SKIP_FOR_ENVIRONMENT(kRequire, why);
+  if (const std::string why = PidNamespaceUnavailable(); !why.empty()) SKIP_FOR_ENVIRONMENT(kRequireRunc, why);
   if (const std::string why = coreutils_testing::PtraceUnavailable(); !why.empty()) GTEST_SKIP() << why;
   Check(ThroughLink(), FirstSyscall(Runtime::kUnshare, Trials(1000)));
 }
 
 TEST(StartupWindowTest, NoTermIsLostUnderRunc) {
   if (kSanitized) GTEST_SKIP() << "sanitizer builds link the binary dynamically: ld.so runs unblocked first";
-  if (const std::string why = RuncUnavailable(); !why.empty()) SKIP_FOR_ENVIRONMENT(kRequire, why);
+  if (const std::string why = RuncUnavailable(); !why.empty()) SKIP_FOR_ENVIRONMENT(kRequireRunc, why);
   if (const std::string why = coreutils_testing::PtraceUnavailable(); !why.empty()) GTEST_SKIP() << why;
   Check(Ours(), FirstSyscall(Runtime::kRunc, Trials(1000)));
 }
 
 TEST(SpawnWindowTest, ATermDuringTheSpawnEndsTheApplication) {
-  if (const std::string why = PidNamespaceUnavailable(); !why.empty()) SKIP_FOR_ENVIRONMENT(kRequire, why);
+  if (const std::string why = PidNamespaceUnavailable(); !why.empty()) SKIP_FOR_ENVIRONMENT(kRequireRunc, why);
   if (const std::string why = coreutils_testing::PtraceUnavailable(); !why.empty()) GTEST_SKIP() << why;
   Check(Ours(), AtTheSpawn(SIGTERM));
 }
 
 TEST(SpawnWindowTest, AnIntDuringTheSpawnEndsTheApplication) {
-  if (const std::string why = PidNamespaceUnavailable(); !why.empty()) SKIP_FOR_ENVIRONMENT(kRequire, why);
+  if (const std::string why = PidNamespaceUnavailable(); !why.empty()) SKIP_FOR_ENVIRONMENT(kRequireRunc, why);
   if (const std::string why = coreutils_testing::PtraceUnavailable(); !why.empty()) GTEST_SKIP() << why;
   Check(Ours(), AtTheSpawn(SIGINT));
 }

@@ -28,7 +28,7 @@
 namespace podman_testing {
 namespace {
 
-constexpr char kRequire[] = "COREUTILS_REQUIRE_PODMAN";  // Set: a skip for the machine fails instead.
+using coreutils_testing::kRequirePodman;  // Set: a skip for the machine fails instead.
 
 // What the test reads of the spec, by path (yaml_subset.h).
 struct PodSpec {
@@ -156,7 +156,7 @@ class KubeTest : public ::testing::Test {
     spec_ = ReadSpec();
     ASSERT_EQ(spec_.error, "") << spec_.path;  // Before any skip: the file is the repository's, on any machine.
     if (const std::string why = ForeignBinary(); !why.empty()) GTEST_SKIP() << why;
-    if (const std::string why = PodmanUnavailable(); !why.empty()) SKIP_FOR_ENVIRONMENT(kRequire, why);
+    if (const std::string why = PodmanUnavailable(); !why.empty()) SKIP_FOR_ENVIRONMENT(kRequirePodman, why);
     ASSERT_EQ(PodmanSetUpFailure(), "");
   }
   // After `kube down`: podman lists no pod and no container, and no process of them is left.

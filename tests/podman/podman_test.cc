@@ -21,13 +21,13 @@
 namespace podman_testing {
 namespace {
 
-constexpr char kRequire[] = "COREUTILS_REQUIRE_PODMAN";  // Set: a skip for the machine fails instead.
+using coreutils_testing::kRequirePodman;  // Set: a skip for the machine fails instead.
 
 class PodmanTest : public ::testing::Test {
  protected:
   void SetUp() override {
     if (const std::string why = ForeignBinary(); !why.empty()) GTEST_SKIP() << why;
-    if (const std::string why = PodmanUnavailable(); !why.empty()) SKIP_FOR_ENVIRONMENT(kRequire, why);
+    if (const std::string why = PodmanUnavailable(); !why.empty()) SKIP_FOR_ENVIRONMENT(kRequirePodman, why);
     ASSERT_EQ(PodmanSetUpFailure(), "");
   }
 };

@@ -16,6 +16,10 @@
 
 namespace coreutils_testing {
 
+// The variables .ci/run sets: the podman suite (tests/podman) and the runc suites (tests/container) must run.
+constexpr char kRequirePodman[] = "COREUTILS_REQUIRE_PODMAN";
+constexpr char kRequireRunc[] = "COREUTILS_REQUIRE_RUNC";
+
 // Whether $VARIABLE is "1".
 inline bool Required(const char* variable) {
   const char* value = getenv(variable);
